@@ -1,0 +1,55 @@
+# Colony: see README.md. `make play` and `make test` work on a fresh machine with Go 1.26.
+GO      ?= go
+BIN     := bin
+GAMES   ?= 20
+CLOCK   ?= 10s
+ENGINE  ?= alphabeta
+A       ?= mcts
+B       ?= alphabeta
+
+.PHONY: all build test test-long play match bench perft fuzz vet clean
+
+all: build
+
+# The binaries use the AVX2/FMA inference kernel (Go's experimental simd/archsimd) when this
+# toolchain builds it and its parity tests against the portable path pass on this machine;
+# otherwise the portable build. `make build SIMD=` forces the portable build.
+SIMD ?= $(shell GOEXPERIMENT=simd $(GO) test -count=1 -run 'SIMDMatchesPortable|ForwardMatchesReference|BatchEqualsSingles' ./nn >/dev/null 2>&1 && echo simd)
+
+build:
+	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN)/ ./cmd/...
+
+# The default test run: short mode, well under 10 minutes on 2 cores.
+test:
+	$(GO) vet ./...
+	$(GO) test -short -timeout 9m ./...
+	GOEXPERIMENT=simd $(GO) test -short -timeout 5m ./nn
+
+# Everything, including the deep perft levels and long checks.
+test-long:
+	$(GO) test -timeout 60m ./...
+
+# A match of Colony's strongest Bacteria War engine against greedy on the judge's clock.
+play: build
+	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 \
+		-a '$(BIN)/agent -game bacteria-war -engine $(ENGINE) -seed {seed}' \
+		-b '$(BIN)/agent -game bacteria-war -engine greedy -seed {seed}'
+
+# The acceptance matches (tens of minutes on 2 cores): A vs B over GAMES games at the judge clock.
+match: build
+	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -json \
+		-a '$(BIN)/agent -game bacteria-war -engine $(A) -seed {seed}' \
+		-b '$(BIN)/agent -game bacteria-war -engine $(B) -seed {seed}'
+
+bench:
+	$(GO) test -run '^$$' -bench . -cpu 1 ./game/... ./mcts/... ./nn/...
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -cpu 1 ./nn
+
+perft: build
+	$(BIN)/agent -game bacteria-war -perft 6
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./cmd/agent
+
+clean:
+	rm -rf $(BIN)

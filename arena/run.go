@@ -1,0 +1,179 @@
+package arena
+
+import (
+	"colony/internal/atomicfile"
+
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Summary is the result of a match from A's point of view.
+type Summary struct {
+	Game     string  `json:"game"`
+	Games    int     `json:"games"`
+	AWins    int     `json:"a_wins"`
+	BWins    int     `json:"b_wins"`
+	Draws    int     `json:"draws"`
+	AScore   float64 `json:"a_score"`
+	Elo      float64 `json:"elo"`
+	EloErr   float64 `json:"elo_err"`
+	EloBound string  `json:"elo_bound,omitempty"`
+	ATLE     int     `json:"a_tle"`
+	ARE      int     `json:"a_re"`
+	ACrash   int     `json:"a_crash"`
+	BTLE     int     `json:"b_tle"`
+	BRE      int     `json:"b_re"`
+	BCrash   int     `json:"b_crash"`
+	Seed     uint64  `json:"seed"`
+	Openings int     `json:"openings"`
+	ClockMs  int64   `json:"clock_ms"`
+	OutDir   string  `json:"out_dir,omitempty"`
+	ACmd     string  `json:"a_cmd"`
+	BCmd     string  `json:"b_cmd"`
+}
+
+// Add counts one game.
+func (s *Summary) Add(r *Record) {
+	s.Games++
+	switch r.Winner {
+	case "a":
+		s.AWins++
+	case "b":
+		s.BWins++
+	default:
+		s.Draws++
+	}
+	for _, v := range r.Verdicts {
+		n := map[string]map[string]*int{
+			"a": {TLE: &s.ATLE, RE: &s.ARE, Crash: &s.ACrash},
+			"b": {TLE: &s.BTLE, RE: &s.BRE, Crash: &s.BCrash},
+		}[v.Player][v.Kind]
+		if n != nil {
+			*n++
+		}
+	}
+	e := Estimate(s.AWins, s.Draws, s.BWins)
+	s.AScore, s.Elo, s.EloErr, s.EloBound = e.Score, e.Elo, e.Err, e.Bound
+}
+
+// Openings returns the specs of n games: game 2k and 2k+1 share opening k (plies random
+// legal moves from the start, drawn from a generator seeded by (seed, k), never ending the
+// game), A plays FIRST in the even games.
+func Openings(rules Rules, n, plies int, seed uint64) []Spec {
+	specs := make([]Spec, n)
+	var open []Coords
+	var st State
+	for i := range specs {
+		k := i / 2
+		if i%2 == 0 {
+			r := rand.New(rand.NewPCG(seed, uint64(k)))
+			for {
+				st, open = rules.Start(), []Coords{}
+				for len(open) < plies && !st.Terminal() {
+					c := st.RandomMove(r)
+					next, err := st.Play(c)
+					if err != nil {
+						panic(fmt.Sprintf("arena: %s: RandomMove gave an illegal move %v: %v", rules.Name(), c, err))
+					}
+					st, open = next, append(open, c)
+				}
+				if !st.Terminal() {
+					break
+				}
+			}
+		}
+		specs[i] = Spec{Index: i, OpeningIndex: k, Opening: open, Start: st, AFirst: i%2 == 0}
+	}
+	return specs
+}
+
+// Run plays cfg.Games games, cfg.Parallel at a time, writes each record to cfg.OutDir
+// (when set) and calls progress (from one goroutine) after each game. It stops at the first
+// referee failure (an agent that cannot be started, a record that cannot be written).
+func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, error) {
+	cfg.Defaults()
+	if cfg.OutDir != "" {
+		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+	}
+	specs := Openings(cfg.Rules, cfg.Games, cfg.Openings, cfg.Seed)
+	type result struct {
+		rec *Record
+		err error
+	}
+	jobs := make(chan Spec)
+	results := make(chan result)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for range min(cfg.Parallel, max(cfg.Games, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for spec := range jobs {
+				rec, err := Play(&cfg, spec)
+				if err == nil && cfg.OutDir != "" {
+					err = WriteJSON(filepath.Join(cfg.OutDir, fmt.Sprintf("game-%05d.json", spec.Index)), rec)
+				}
+				results <- result{rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, s := range specs {
+			select {
+			case jobs <- s:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	sum := &Summary{Game: cfg.Rules.Name(), Seed: cfg.Seed, Openings: cfg.Openings,
+		ClockMs: cfg.Clock.Milliseconds(), OutDir: cfg.OutDir, AScore: 0.5}
+	sum.ACmd, sum.BCmd = strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")
+	var firstErr error
+	done := 0
+	for res := range results {
+		if res.err != nil {
+			if firstErr == nil {
+				firstErr = res.err
+				close(quit)
+			}
+			continue
+		}
+		done++
+		sum.Add(res.rec)
+		if progress != nil {
+			progress(done, res.rec, sum)
+		}
+	}
+	if firstErr != nil {
+		return sum, firstErr
+	}
+	if cfg.OutDir != "" {
+		if err := WriteJSON(filepath.Join(cfg.OutDir, "summary.json"), sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// WriteJSON writes v as indented JSON to path through a temporary file and a rename.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("arena: encoding %s: %w", path, err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return nil
+}

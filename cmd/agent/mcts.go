@@ -1,0 +1,54 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"colony/engine/mctsengine"
+	"colony/game/ataxx"
+	"colony/mcts"
+	"colony/models"
+	"colony/nn"
+)
+
+// mctsBatch is the number of leaves the agent's search evaluates per network call: batch 8
+// is where the forward pass is most efficient per position on one core.
+const mctsBatch = 8
+
+// untrainedArch is the network used when no model file is given and none is embedded.
+var untrainedArch = nn.AtaxxArch(4, 32)
+
+// newMCTS builds the "mcts" engine: PUCT over the network of o.Model, or the embedded best
+// model. With neither, it says so on stderr and plays with an untrained network.
+func newMCTS(o Options) (AtaxxEngine, error) {
+	m, name, err := models.Load(nn.AtaxxGame, ataxx.EncoderVersion, o.Model)
+	if errors.Is(err, models.ErrNoModel) {
+		fmt.Fprintf(os.Stderr, "agent: mcts: no model file given and none embedded: running with an UNTRAINED %dx%d network\n",
+			untrainedArch.Blocks, untrainedArch.Channels)
+		m, name, err = nn.NewRandom(untrainedArch, o.Seed), "untrained", nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	net, err := nn.NewNet(m, mctsBatch)
+	if err != nil {
+		return nil, fmt.Errorf("mcts: model %s: %w", name, err)
+	}
+	eval := nn.NewEvaluator[ataxx.Position, ataxx.Move](net)
+	return mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed}), nil
+}
+
+// newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.
+func newRolloutMCTS(o Options) (AtaxxEngine, error) {
+	var eval mcts.Evaluator[ataxx.Position, ataxx.Move] = mctsengine.NewRollout(o.Seed, 0)
+	return renamed{mctsengine.New(eval, mctsengine.Options{Seed: o.Seed}), "mcts-rollout"}, nil
+}
+
+// renamed gives an engine the name it is registered under.
+type renamed struct {
+	AtaxxEngine
+	name string
+}
+
+func (r renamed) Name() string { return r.name }

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/ataxx"
+)
+
+// uaiOnString runs a UAI session over input.
+func uaiOnString(t *testing.T, input string, factory func() (AtaxxEngine, error)) (string, []played, *uaiSession) {
+	t.Helper()
+	var out, log strings.Builder
+	s := newUAISession(strings.NewReader(input), &out, &log, "test", factory, 1)
+	var moves []played
+	s.trace = func(b ataxx.Position, m ataxx.Move) { moves = append(moves, played{b, m}) }
+	if err := s.run(); err != nil {
+		t.Fatalf("session: %v\nlog:\n%s", err, log.String())
+	}
+	return out.String(), moves, s
+}
+
+// afterB6A2G1E3 is the start after x divides to b6, o divides to a2 and x leaps g1-e3.
+const afterB6A2G1E3 = `
+	O . . . . . X
+	. O . . . . .
+	. . . . . . .
+	. . . . . . .
+	. . . . O . .
+	X . . . . . .
+	X . . . . . .`
+
+func TestUAIHandshake(t *testing.T) {
+	out, moves, _ := uaiOnString(t, "uai\r\nisready\n\n  uainewgame \nposition startpos\ngo movetime 10\nquit\ngo movetime 10\n", greedyFactory(1))
+	want := []string{"id name Colony test", "id author Colony", "uaiok", "readyok"}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 || strings.Join(lines[:4], "|") != strings.Join(want, "|") || !strings.HasPrefix(lines[4], "bestmove ") {
+		t.Fatalf("output %q", out)
+	}
+	if len(moves) != 1 {
+		t.Fatalf("%d moves", len(moves))
+	}
+	checkPlayed(t, moves[0])
+	m, err := ataxx.Start().ParseUAIMove(strings.TrimPrefix(lines[4], "bestmove "))
+	if err != nil || m != moves[0].m {
+		t.Errorf("bestmove line %q: %v", lines[4], err)
+	}
+}
+
+func TestUAIPositions(t *testing.T) {
+	moved := diagramPos(t, afterB6A2G1E3, ataxx.X, 3)
+	afterB6 := ataxx.Start().Apply(ataxx.CloneMove(8))
+	for _, tc := range []struct {
+		name, input string
+		want        ataxx.Position
+	}{
+		{"startpos-moves", "position startpos moves b6 a2 g1e3", moved},
+		{"clone-as-two-squares", "position startpos moves a7b6 a2 g1e3", moved},
+		{"fen-moves", "position fen x5o/7/7/7/7/7/o5x x 0 1 moves b6 a2 g1e3", moved},
+		{"fen", "position fen " + moved.FEN(), moved},
+		{"fen-o-to-move", "position fen x5o/7/7/7/7/7/o5x o 0 1", ataxx.NewPosition(ataxx.Start().Pieces(ataxx.O), ataxx.Start().Pieces(ataxx.X), ataxx.X, 1)},
+		{"illegal-move-stops", "position startpos moves b6 b6 a2", afterB6},
+		{"garbage-move-stops", "position startpos moves b6 zz9 a2", afterB6},
+		{"bad-fen-keeps", "position startpos moves b6\nposition fen x5o/7/7 x", afterB6},
+		{"bad-keyword-keeps", "position startpos moves b6\nposition middlegame", afterB6},
+		{"empty-keeps", "position startpos moves b6\nposition", afterB6},
+		{"newgame-resets", "position startpos moves b6\nuainewgame", ataxx.Start()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, s := uaiOnString(t, tc.input+"\n", greedyFactory(1))
+			if !samePieces(s.pos, tc.want) || s.pos.Turns() != tc.want.Turns() {
+				t.Fatalf("tracked\n%s\nwant\n%s", s.pos.Diagram(), tc.want.Diagram())
+			}
+		})
+	}
+}
+
+func TestUAIGoLimits(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name, input string
+		want        engine.Limits
+	}{
+		{"x-clock", "position startpos\ngo btime 5000 wtime 7000 binc 10 winc 20",
+			engine.Limits{MyTime: 5000 * ms, OppTime: 7000 * ms, MyInc: 10 * ms, OppInc: 20 * ms}},
+		{"o-clock", "position startpos moves b6\ngo wtime 7000 btime 5000 winc 20 binc 10 movestogo 30",
+			engine.Limits{MyTime: 7000 * ms, OppTime: 5000 * ms, MyInc: 20 * ms, OppInc: 10 * ms}},
+		{"movetime", "go movetime 250", engine.Limits{MoveTime: 250 * ms}},
+		{"depth-nodes", "go depth 3 nodes 1000", engine.Limits{Depth: 3, Nodes: 1000}},
+		{"zero-clock", "go btime 0 wtime 0", engine.Limits{MyTime: ms, OppTime: ms}},
+		{"infinite", "go infinite", engine.Limits{MoveTime: bareGoTime}},
+		{"bare", "go", engine.Limits{MoveTime: bareGoTime}},
+		{"garbage", "go btime soon wtime", engine.Limits{MoveTime: bareGoTime}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := &fakeEngine{}
+			// isready waits for the engine, so that even a 1 ms clock reaches it.
+			out, moves, _ := uaiOnString(t, "isready\n"+tc.input+"\n", func() (AtaxxEngine, error) { return fake, nil })
+			if len(fake.lims) != 1 || fake.lims[0] != tc.want {
+				t.Fatalf("limits %+v, want %+v", fake.lims, tc.want)
+			}
+			if len(moves) != 1 || out != "readyok\nbestmove "+moves[0].m.UAI()+"\n" {
+				t.Fatalf("output %q", out)
+			}
+			checkPlayed(t, moves[0])
+		})
+	}
+}
+
+func TestUAIPassAndTurnCap(t *testing.T) {
+	// x is walled in: it must pass.
+	out, _, _ := uaiOnString(t, "position fen xoo4/ooo4/ooo4/7/7/7/7 x 0 1\ngo movetime 10\n", greedyFactory(1))
+	if out != "bestmove 0000\n" {
+		t.Errorf("stuck: %q", out)
+	}
+	// Standard Ataxx has no turn cap: at move 300 the agent still plays a real move.
+	out, moves, _ := uaiOnString(t, "position fen x5o/7/7/7/7/7/o5x x 0 300 moves b6\ngo movetime 10\n", greedyFactory(1))
+	if len(moves) != 1 || moves[0].m == ataxx.Pass || out == "bestmove 0000\n" {
+		t.Fatalf("turn cap: %q", out)
+	}
+	checkPlayed(t, moves[0])
+	if moves[0].before.Pieces(ataxx.O)&(1<<8) == 0 {
+		t.Errorf("the move b6 past the cap was dropped:\n%s", moves[0].before.Diagram())
+	}
+	// An engine blunder is replaced by a legal move.
+	fake := &fakeEngine{answer: func(ataxx.Position) ataxx.Move { return ataxx.CloneMove(0) }}
+	_, moves, _ = uaiOnString(t, "go movetime 10\n", func() (AtaxxEngine, error) { return fake, nil })
+	if len(moves) != 1 || len(fake.lims) != 1 {
+		t.Fatalf("moves %v", moves)
+	}
+	checkPlayed(t, moves[0])
+}
+
+// TestUAIBinary builds the agent and plays a few UAI exchanges with it through pipes.
+func TestUAIBinary(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "agent")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, name := range engineNames() {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(bin, "-game", "bacteria-war", "-engine", name, "-protocol", "uai")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdoutPipe, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			out := bufio.NewReader(stdoutPipe)
+			send := func(s string) {
+				if _, err := io.WriteString(stdin, s+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// readUntil reads lines until one starts with prefix, with a deadline.
+			readUntil := func(prefix string) string {
+				t.Helper()
+				type res struct {
+					line string
+					err  error
+				}
+				deadline := time.After(10 * time.Second)
+				for {
+					ch := make(chan res, 1)
+					go func() { l, err := out.ReadString('\n'); ch <- res{l, err} }()
+					select {
+					case r := <-ch:
+						if r.err != nil {
+							t.Fatalf("waiting for %q: %v (stderr %q)", prefix, r.err, stderr.String())
+						}
+						if l := strings.TrimSpace(r.line); strings.HasPrefix(l, prefix) {
+							return l
+						}
+					case <-deadline:
+						t.Fatalf("no %q within 10 s", prefix)
+					}
+				}
+			}
+			send("uai")
+			if l := readUntil("id name"); !strings.Contains(l, "Colony") {
+				t.Errorf("id line %q", l)
+			}
+			readUntil("uaiok")
+			send("isready")
+			readUntil("readyok")
+			send("uainewgame")
+			send("position startpos moves b6 a2 g1e3")
+			send("go movetime 100")
+			start := time.Now()
+			best := readUntil("bestmove ")
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("go movetime 100 took %v", el)
+			}
+			pos := diagramPos(t, afterB6A2G1E3, ataxx.X, 3)
+			if _, err := pos.ParseUAIMove(strings.TrimPrefix(best, "bestmove ")); err != nil {
+				t.Errorf("%q: %v", best, err)
+			}
+			send("quit")
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("exit: %v (stderr %q)", err, stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+// Command selfplay writes training shards for Bacteria War: PUCT self-play with a network,
+// or (-bootstrap) the alphabeta engine playing itself, which gives the first generation
+// something better than random play to learn from.
+//
+//	selfplay -out shards/ -games 1000 [-model FILE] [-workers N] [-playouts 200] [-seed S]
+//	selfplay -bootstrap -depth 3 -out shards/ -games 2000
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"colony/data"
+	"colony/engine"
+	"colony/engine/alphabeta"
+	"colony/game/ataxx"
+	"colony/mcts"
+	"colony/models"
+	"colony/nn"
+	"colony/selfplay"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	game := fs.String("game", "bacteria-war", "game: bacteria-war")
+	out := fs.String("out", "", "directory for the shards (required)")
+	modelPath := fs.String("model", "", "model file (default: the embedded best model)")
+	random := fs.String("random-net", "", "use a fresh random net of this size, e.g. 4x32 (testing)")
+	games := fs.Int("games", 0, "games to play in all (0: run for -duration)")
+	duration := fs.Duration("duration", 0, "stop starting games after this long")
+	workers := fs.Int("workers", runtime.NumCPU(), "worker goroutines, one network each")
+	perWorker := fs.Int("games-per-worker", 8, "games in flight per worker (their leaves are batched)")
+	playouts := fs.Int("playouts", 200, "playouts of a full (recorded) search")
+	fast := fs.Int("fast-playouts", 0, "playouts of a fast unrecorded search (0: every move is full)")
+	fullProb := fs.Float64("full-prob", 0.25, "with -fast-playouts, chance that a move gets a full search")
+	batch := fs.Int("batch", 8, "leaves per search batch")
+	temp := fs.Int("temp-plies", 8, "opening plies drawn in proportion to visits")
+	seed := fs.Uint64("seed", 1, "run seed (games are seeded from it, the worker and the game index)")
+	gen := fs.Int("generation", 0, "generation number stored in the shards")
+	perShard := fs.Int("per-shard", 4096, "examples per shard")
+	boot := fs.Bool("bootstrap", false, "play alphabeta against itself instead of self-play with a net")
+	depth := fs.Int("depth", 3, "with -bootstrap: alphabeta's search depth per move")
+	randomPlies := fs.Int("random-plies", 4, "with -bootstrap: random opening plies")
+	epsilon := fs.Float64("epsilon", 0.05, "with -bootstrap: chance of a random (unrecorded) move")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *game != "bacteria-war" {
+		fmt.Fprintf(stderr, "selfplay: game %q: not implemented yet\n", *game)
+		return 2
+	}
+	if *out == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "selfplay: -out DIR is required (and no other arguments)")
+		return 2
+	}
+	if *games <= 0 && *duration <= 0 {
+		fmt.Fprintln(stderr, "selfplay: give -games or -duration")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	g := selfplay.AtaxxGame()
+	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{}}
+	var (
+		st  selfplay.Stats
+		err error
+	)
+	if *boot {
+		meta.Extra["mode"] = fmt.Sprintf("bootstrap alphabeta depth %d", *depth)
+		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *games, Duration: *duration, RandomPlies: *randomPlies,
+			Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth}, Seed: *seed, PerShard: *perShard, Meta: meta}
+		bc.Progress.Progress = stderr
+		st, err = selfplay.RunBootstrap(ctx, g, bc, *out, func(s uint64) engine.Engine[ataxx.Position, ataxx.Move] {
+			return alphabeta.NewWithOptions(alphabeta.Options{Seed: s, HashMB: 16})
+		})
+	} else {
+		var m *nn.Model
+		var name string
+		m, name, err = loadModel(*modelPath, *random)
+		if err != nil {
+			fmt.Fprintf(stderr, "selfplay: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "selfplay: model %s (%dx%d, sha256 %.12s)\n", name, m.Arch.Blocks, m.Arch.Channels, m.SHA256())
+		meta.ModelSHA256 = m.SHA256()
+		meta.Extra["model"] = name
+		meta.Extra["playouts"] = fmt.Sprint(*playouts)
+		meta.Extra["fast_playouts"] = fmt.Sprint(*fast)
+		cfg := selfplay.Config{Workers: *workers, GamesPerWorker: *perWorker, Games: *games, Duration: *duration,
+			Playouts: *playouts, FastPlayouts: *fast, FullProb: *fullProb, TempPlies: *temp, Seed: *seed,
+			PerShard: *perShard, Meta: meta, Progress: stderr}
+		cfg.Search = mcts.DefaultConfig()
+		cfg.Search.BatchSize = *batch
+		maxBatch := *batch * *perWorker
+		st, err = selfplay.Run(ctx, g, cfg, *out, func(int) (mcts.Evaluator[ataxx.Position, ataxx.Move], error) {
+			net, err := nn.NewNet(m, maxBatch)
+			if err != nil {
+				return nil, err
+			}
+			return nn.NewEvaluator[ataxx.Position, ataxx.Move](net), nil
+		})
+	}
+	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); O won %d, X won %d, %d draws; %d shards in %s\n",
+		st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), float64(st.Positions)/st.Elapsed.Seconds(),
+		float64(st.Games)/st.Elapsed.Minutes(), st.Wins[0], st.Wins[1], st.Draws, len(st.Shards), *out)
+	if err != nil {
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// loadModel returns the network to play with: a file, the embedded best, or a random net.
+func loadModel(path, random string) (*nn.Model, string, error) {
+	if random != "" {
+		var b, c int
+		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
+			return nil, "", fmt.Errorf("-random-net %q: want BLOCKSxCHANNELS", random)
+		}
+		return nn.NewRandom(nn.AtaxxArch(b, c), 1), "random " + random, nil
+	}
+	m, name, err := models.Load(nn.AtaxxGame, ataxx.EncoderVersion, path)
+	if errors.Is(err, models.ErrNoModel) {
+		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
+	}
+	return m, name, err
+}
+
+// gitRevision is the commit the binary runs from, when it can be found.
+func gitRevision() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

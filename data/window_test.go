@@ -1,0 +1,235 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeAged writes shard name holding examples whose GameID is id*1000+i and sets its mtime
+// to base+age seconds, so the shard order does not depend on the file system clock.
+func writeAged(t *testing.T, dir, name string, id, n int, base time.Time, age int) []Example {
+	t.Helper()
+	exs := genAtaxx(uint64(id), n)
+	for i := range exs {
+		exs[i].GameID = uint64(id*1000 + i)
+	}
+	path := filepath.Join(dir, name)
+	if err := WriteShard(path, testMeta(), exs); err != nil {
+		t.Fatal(err)
+	}
+	mt := base.Add(time.Duration(age) * time.Second)
+	if err := os.Chtimes(path, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	return exs
+}
+
+func windowIDs(w *Window) []uint64 {
+	var ex Example
+	ids := make([]uint64, w.Len())
+	for i := range ids {
+		w.Example(i, &ex)
+		ids[i] = ex.GameID
+	}
+	return ids
+}
+
+func idRange(shard, from, to int) []uint64 {
+	var out []uint64
+	for i := from; i < to; i++ {
+		out = append(out, uint64(shard*1000+i))
+	}
+	return out
+}
+
+func TestWindowKeepsNewestK(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	// Names sort opposite to age, so ordering must come from mtimes.
+	writeAged(t, dir, "z.shard", 1, 40, base, 1)
+	writeAged(t, dir, "y.shard", 2, 30, base, 2)
+	writeAged(t, dir, "x.shard", 3, 50, base, 3)
+	var warn bytes.Buffer
+	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 100, Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Newest 100: all of x (50) and y (30), the last 20 of z.
+	want := append(append(idRange(1, 20, 40), idRange(2, 0, 30)...), idRange(3, 0, 50)...)
+	if got := windowIDs(w); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("window ids\n got %v\nwant %v", got, want)
+	}
+	if rep.Loaded != 3 || rep.Examples != 100 || w.Len() != 100 {
+		t.Errorf("report %+v, len %d", rep, w.Len())
+	}
+
+	// A new shard evicts the oldest; a corrupt one is skipped with one warning; temp ignored.
+	writeAged(t, dir, "a.shard", 4, 45, base, 4)
+	buf, err := EncodeShard(testMeta(), genAtaxx(5, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "bad.shard"), buf[:len(buf)-1])
+	writeFile(t, filepath.Join(dir, ".a.shard.99.tmp"), buf[:10])
+	rep, err = w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(append(idRange(2, 25, 30), idRange(3, 0, 50)...), idRange(4, 0, 45)...)
+	if got := windowIDs(w); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after refresh\n got %v\nwant %v", got, want)
+	}
+	if rep.Loaded != 1 || rep.Corrupt != 1 || rep.TempFiles != 1 || strings.Count(warn.String(), "bad.shard") != 1 {
+		t.Errorf("report %+v, warnings %q", rep, warn.String())
+	}
+	if fmt.Sprint(w.Shards()) != "[y.shard x.shard a.shard]" {
+		t.Errorf("shards %v", w.Shards())
+	}
+	// The corrupt shard is not reported again; a deleted shard leaves the window.
+	if err := os.Remove(filepath.Join(dir, "x.shard")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(append(idRange(1, 0, 40), idRange(2, 0, 30)...), idRange(4, 0, 45)...)[15:]
+	if got := windowIDs(w); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after delete\n got %v\nwant %v", got, want)
+	}
+	if rep.Corrupt != 0 || rep.Loaded != 1 || strings.Count(warn.String(), "bad.shard") != 1 {
+		t.Errorf("report %+v, warnings %q", rep, warn.String())
+	}
+
+	// Another game in the directory is refused and leaves the window unchanged.
+	other := testMeta()
+	other.Game = "mouse"
+	if err := WriteShard(filepath.Join(dir, "m.shard"), other, genAtaxx(6, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Refresh(); !errors.Is(err, ErrMismatch) {
+		t.Errorf("foreign shard: err = %v", err)
+	}
+	if w.Len() != 100 {
+		t.Errorf("window changed after refused refresh: %d", w.Len())
+	}
+}
+
+func TestSampleUniformNoAugment(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	writeAged(t, dir, "a.shard", 1, 30, base, 1)
+	writeAged(t, dir, "b.shard", 2, 10, base, 2)
+	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Sample(rand.New(rand.NewPCG(1, 1)), 1, nil); err == nil {
+		t.Error("sampling an empty window succeeded")
+	}
+	if _, err := w.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	ref := map[uint64]Example{}
+	var ex Example
+	for i := range w.Len() {
+		w.Example(i, &ex)
+		ref[ex.GameID] = Example{Input: append([]float32(nil), ex.Input...), Policy: append([]PolicyEntry(nil), ex.Policy...), Values: ex.Values, GameID: ex.GameID, Ply: ex.Ply}
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	counts := map[uint64]int{}
+	var batch []Example
+	const draws = 20000
+	for range draws / 100 {
+		batch, err = w.Sample(rng, 100, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range batch {
+			r, ok := ref[e.GameID]
+			if !ok {
+				t.Fatalf("sampled id %d outside the window", e.GameID)
+			}
+			if !sameExample(t, "sample", r, e) {
+				t.FailNow()
+			}
+			counts[e.GameID]++
+		}
+	}
+	if len(counts) != 20 {
+		t.Errorf("%d distinct examples drawn, want 20", len(counts))
+	}
+	for id, c := range counts {
+		// Expected 1000, sd ~31: 6 sd is a bug, not noise.
+		if c < 800 || c > 1200 {
+			t.Errorf("id %d drawn %d times of %d, expected about %d", id, c, draws, draws/20)
+		}
+	}
+}
+
+func TestSampleNoAllocs(t *testing.T) {
+	dir := t.TempDir()
+	writeAged(t, dir, "a.shard", 1, 200, time.Now(), 0)
+	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1000, Augmenter: AtaxxAugmenter{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch := make([]Example, 64)
+	for i := range batch {
+		batch[i].Policy = make([]PolicyEntry, 0, 834)
+	}
+	if _, err := w.Sample(rng, 64, batch); err != nil {
+		t.Fatal(err)
+	}
+	inputs, pol, vals := make([]float32, 64*294), make([]float32, 64*834), make([]float32, 64*2)
+	allocs := testing.AllocsPerRun(20, func() {
+		batch, _ = w.Sample(rng, 64, batch)
+		if err := FillBatch(batch, inputs, pol, vals); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Sample+FillBatch allocate %v times per batch", allocs)
+	}
+}
+
+func TestFillBatch(t *testing.T) {
+	exs := []Example{
+		{Input: []float32{1, 2, 3}, Policy: []PolicyEntry{{Index: 3, Prob: 0.5}, {Index: 0, Prob: 0.5}}, Values: [4]float32{1, -1, 7, 7}},
+		{Input: []float32{4, 5, 6}, Policy: []PolicyEntry{{Index: 1, Prob: 1}}, Values: [4]float32{-1, 1, 7, 7}},
+	}
+	in, pol, val := make([]float32, 6), make([]float32, 8), make([]float32, 4)
+	for i := range pol {
+		pol[i] = 9 // stale data must be cleared
+	}
+	if err := FillBatch(exs, in, pol, val); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(in, pol, val) != "[1 2 3 4 5 6] [0.5 0 0 0.5 0 1 0 0] [1 -1 -1 1]" {
+		t.Errorf("got %v %v %v", in, pol, val)
+	}
+	if err := FillBatch(exs, in[:5], pol, val); err == nil {
+		t.Error("ragged input buffer accepted")
+	}
+	if err := FillBatch(exs, in, pol[:6], val); err == nil {
+		t.Error("policy index 3 accepted in a 3-wide policy row")
+	}
+	if err := FillBatch(exs, in, pol, make([]float32, 10)); err == nil {
+		t.Error("5 values per example accepted")
+	}
+}

@@ -1,0 +1,30 @@
+// Package engine holds what every game-playing engine of the agent binary shares: the limits
+// a search gets for one move.
+package engine
+
+import "time"
+
+// Limits tells a search how much it may think for one move. Zero fields are unset.
+type Limits struct {
+	MyTime, OppTime time.Duration // remaining whole-game clocks
+	MyInc, OppInc   time.Duration // increments per move (UAI only; the judge has none)
+	MoveTime        time.Duration // exact time for this move
+	Nodes           int64         // node/playout budget
+	Depth           int           // depth budget
+}
+
+// Infinite reports whether no limit at all is set.
+func (l Limits) Infinite() bool {
+	return l.MyTime == 0 && l.MoveTime == 0 && l.Nodes == 0 && l.Depth == 0
+}
+
+// Engine plays one game at a time. P is the game's position type and M its move type.
+type Engine[P any, M any] interface {
+	// Name is the engine's name as given to -engine.
+	Name() string
+	// NewGame forgets everything about the previous game.
+	NewGame()
+	// BestMove returns a legal move for pos (pos is not terminal). It must return within the
+	// limits; with a whole-game clock it budgets its own time and keeps a reserve.
+	BestMove(pos P, lim Limits) M
+}

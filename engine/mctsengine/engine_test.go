@@ -1,0 +1,197 @@
+package mctsengine
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/ataxx"
+)
+
+// randomMover plays uniformly random legal moves.
+type randomMover struct{ rng *rand.Rand }
+
+func (r randomMover) Name() string { return "random" }
+func (r randomMover) NewGame()     {}
+func (r randomMover) BestMove(p pos, _ engine.Limits) move {
+	ms := p.LegalMoves(nil)
+	return ms[r.rng.IntN(len(ms))]
+}
+
+// play plays one game, first moving as O, and returns the final position. Every move is
+// checked for legality.
+func play(t *testing.T, o, x engine.Engine[pos, move], lim engine.Limits) pos {
+	t.Helper()
+	o.NewGame()
+	x.NewGame()
+	p := ataxx.Start()
+	for !p.Terminal() {
+		e := o
+		if p.ToMove() == ataxx.X {
+			e = x
+		}
+		m := e.BestMove(p, lim)
+		if !p.IsLegal(m) {
+			t.Fatalf("%s played the illegal move %v in\n%s", e.Name(), m, p.Diagram())
+		}
+		p = p.Apply(m)
+	}
+	return p
+}
+
+func TestBeatsRandom(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 4
+	}
+	eng := New(NewRollout(1, 0), Options{Playouts: 200, Seed: 1})
+	rnd := randomMover{rand.New(rand.NewPCG(1, 2))}
+	wins, draws := 0, 0
+	for g := range games {
+		mctsSide := g % 2
+		var end pos
+		if mctsSide == ataxx.O {
+			end = play(t, eng, rnd, engine.Limits{})
+		} else {
+			end = play(t, rnd, eng, engine.Limits{})
+		}
+		switch end.Winner() {
+		case mctsSide:
+			wins++
+		case -1:
+			draws++
+		}
+		t.Logf("game %d: mcts plays %c, final O %d X %d after %d turns", g, "OX"[mctsSide], end.Count(ataxx.O), end.Count(ataxx.X), end.Turns())
+	}
+	t.Logf("mcts (200 rollout playouts) vs random: %d wins, %d draws, %d losses of %d", wins, draws, games-wins-draws, games)
+	if wins < games*9/10 {
+		t.Fatalf("mcts won only %d of %d games against a random mover", wins, games)
+	}
+	if eng.Err() != nil {
+		t.Fatal(eng.Err())
+	}
+}
+
+func TestLimits(t *testing.T) {
+	eng := New(NewRollout(2, 0), Options{Seed: 2})
+	p := ataxx.Start()
+
+	eng.BestMove(p, engine.Limits{Nodes: 77})
+	if r := eng.LastResult(); r.Playouts != 77 {
+		t.Errorf("Nodes 77: %d playouts", r.Playouts)
+	}
+	eng.NewGame()
+	eng.BestMove(p, engine.Limits{})
+	if r := eng.LastResult(); r.Playouts != DefaultPlayouts {
+		t.Errorf("no limits: %d playouts, want %d", r.Playouts, DefaultPlayouts)
+	}
+
+	capped := New(NewRollout(2, 0), Options{MaxPlayouts: 30})
+	capped.BestMove(p, engine.Limits{MoveTime: time.Second})
+	if r := capped.LastResult(); r.Playouts != 30 {
+		t.Errorf("MaxPlayouts 30 with a second to think: %d playouts", r.Playouts)
+	}
+
+	// Time limits win over the playout default: with Playouts 10 the searches below would
+	// end in well under a millisecond if they were playout-limited. The upper bounds are
+	// loose because the test machine may be loaded.
+	timed := New(NewRollout(2, 0), Options{Playouts: 10})
+	start := time.Now()
+	timed.BestMove(p, engine.Limits{MoveTime: 200 * time.Millisecond})
+	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 150*time.Millisecond || d > 3*time.Second {
+		t.Errorf("MoveTime 200ms: searched %v (%d playouts), answered after %v", r.Elapsed, r.Playouts, d)
+	}
+	// A whole-game clock of 2 s: the first move gets (2s - 0.5s)/24 - 15ms = 47ms.
+	timed.NewGame()
+	start = time.Now()
+	timed.BestMove(p, engine.Limits{MyTime: 2 * time.Second, OppTime: 2 * time.Second})
+	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 40*time.Millisecond || d > 3*time.Second {
+		t.Errorf("first move of a 2s game: searched %v (%d playouts), answered after %v", r.Elapsed, r.Playouts, d)
+	}
+}
+
+// TestForcedMove: with one legal move (a pass) the engine answers at once, whatever the clock.
+func TestForcedMove(t *testing.T) {
+	p, err := ataxx.ParseDiagram(`
+		. . O O O O O
+		. . O O O O O
+		O O O O O O O
+		O O O O O O O
+		X X X X X X X
+		X X X X X X X
+		X X X X X X X`, ataxx.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(NewRollout(3, 0), Options{})
+	if m := eng.BestMove(p, engine.Limits{MoveTime: time.Hour}); m != ataxx.Pass {
+		t.Fatalf("forced pass: played %v", m)
+	}
+}
+
+// TestTreeReuse: after our move and the opponent's reply the next search starts from the
+// subtree the previous one grew.
+func TestTreeReuse(t *testing.T) {
+	eng := New(NewRollout(4, 0), Options{Playouts: 2000, Seed: 4})
+	p := ataxx.Start()
+	m := eng.BestMove(p, engine.Limits{})
+	p = p.Apply(m)
+	p = p.Apply(p.LegalMoves(nil)[0])
+	eng.BestMove(p, engine.Limits{})
+	if r := eng.LastResult(); r.Reused == 0 || r.RootVisits != r.Reused+2000 {
+		t.Fatalf("reused %d visits, root visits %d", r.Reused, r.RootVisits)
+	}
+}
+
+func TestMovesLeft(t *testing.T) {
+	if n := MovesLeft(ataxx.Start()); n < 15 || n > 30 {
+		t.Errorf("start: %d moves left", n)
+	}
+	late, err := ataxx.ParseBoard("OOOOOOO/OOOOOOO/XXXXXXX/XXXXXXX/OOOOOOO/XXXXXXX/OOOOX.. O")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := MovesLeft(late); n < 1 || n > 3 {
+		t.Errorf("two empty cells: %d moves left", n)
+	}
+	capped, _ := ataxx.ParseBoard("O....../......./......./......./......./......./......X O 398")
+	if n := MovesLeft(capped); n != 1 {
+		t.Errorf("two turns before the cap: %d moves left, want 1", n)
+	}
+}
+
+// TestClock plays a game against itself on a short whole-game clock charged with the real
+// time each move took: neither side may run out, and a game that fills the board should use
+// most of the clock.
+func TestClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a 2 x 1.5 s game")
+	}
+	const clock = 1500 * time.Millisecond
+	engs := [2]*Engine{New(NewRollout(5, 0), Options{Seed: 5}), New(NewRollout(6, 0), Options{Seed: 6})}
+	left := [2]time.Duration{clock, clock}
+	p := ataxx.Start()
+	for !p.Terminal() {
+		me := p.ToMove()
+		start := time.Now()
+		m := engs[me].BestMove(p, engine.Limits{MyTime: left[me], OppTime: left[1-me]})
+		left[me] -= time.Since(start)
+		if left[me] <= 0 {
+			t.Fatalf("%c ran out of time at turn %d", "OX"[me], p.Turns())
+		}
+		if !p.IsLegal(m) {
+			t.Fatalf("illegal move %v", m)
+		}
+		p = p.Apply(m)
+	}
+	used := [2]time.Duration{clock - left[0], clock - left[1]}
+	t.Logf("game over at turn %d (O %d X %d); clock used O %v X %v of %v", p.Turns(), p.Count(ataxx.O), p.Count(ataxx.X), used[0], used[1], clock)
+	if p.Empty() == 0 {
+		for pl, u := range used {
+			if u < clock/2 {
+				t.Errorf("%c used only %v of %v in a game that filled the board", "OX"[pl], u, clock)
+			}
+		}
+	}
+}

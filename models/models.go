@@ -1,0 +1,77 @@
+// Package models embeds Colony's shipped networks. Promoted models live in models/<game>/ as
+// NNNNNN.model (the generation number); the highest number is the game's best model and the
+// default of `agent -engine mcts`.
+package models
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"colony/nn"
+)
+
+//go:embed bacteria-war
+var files embed.FS
+
+// List returns the embedded model names of game, oldest generation first.
+func List(game string) []string {
+	entries, err := fs.ReadDir(files, game)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".model") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Best returns the bytes and the name of game's newest embedded model, or ok=false when none
+// ships yet.
+func Best(game string) (data []byte, name string, ok bool) {
+	names := List(game)
+	if len(names) == 0 {
+		return nil, "", false
+	}
+	name = names[len(names)-1]
+	data, err := files.ReadFile(path.Join(game, name))
+	if err != nil {
+		panic(fmt.Sprintf("models: embedded %s/%s unreadable: %v", game, name, err))
+	}
+	return data, game + "/" + name, true
+}
+
+// ErrNoModel says that no model file was given and none is embedded for the game.
+var ErrNoModel = errors.New("models: no model file given and none embedded")
+
+// Load reads the model at path, or game's best embedded model when path is "", and checks
+// that it fits the game and encoder version. The name says where it came from.
+func Load(game string, encoderVersion int, path string) (m *nn.Model, name string, err error) {
+	if path != "" {
+		m, err = nn.Load(path)
+		name = path
+	} else {
+		data, emb, ok := Best(game)
+		if !ok {
+			return nil, "", fmt.Errorf("%s: %w", game, ErrNoModel)
+		}
+		m, err = nn.Read(bytes.NewReader(data))
+		name = "embedded " + emb
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("models: %s: %w", name, err)
+	}
+	if err := m.Check(game, encoderVersion); err != nil {
+		return nil, "", fmt.Errorf("models: %s: %w", name, err)
+	}
+	return m, name, nil
+}

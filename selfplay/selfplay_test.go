@@ -1,0 +1,263 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"colony/data"
+	"colony/engine"
+	"colony/engine/greedy"
+	"colony/game/ataxx"
+	"colony/mcts"
+)
+
+type uniformEval = mcts.Uniform[ataxx.Position, ataxx.Move]
+
+func uniformFactory(int) (mcts.Evaluator[ataxx.Position, ataxx.Move], error) {
+	return uniformEval{}, nil
+}
+
+func readAll(t *testing.T, dir string) []data.Example {
+	t.Helper()
+	exs, rep, err := data.LoadDir(dir, "bacteria-war", ataxx.EncoderVersion, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Corrupt != 0 {
+		t.Fatalf("%d corrupt shards", rep.Corrupt)
+	}
+	return exs
+}
+
+// checkExamples verifies every example against the rules: a legal position, a policy over
+// legal moves summing to 1, and the value of the game it came from.
+func checkExamples(t *testing.T, exs []data.Example) {
+	t.Helper()
+	byGame := map[uint64][4]float32{}
+	for _, ex := range exs {
+		o, x := uint64(0), uint64(0)
+		for sq := range ataxx.NumSquares {
+			if ex.Input[sq] == 1 {
+				o |= 1 << sq
+			}
+			if ex.Input[ataxx.NumSquares+sq] == 1 {
+				x |= 1 << sq
+			}
+		}
+		side := ataxx.O
+		if ex.Input[4*ataxx.NumSquares] == 1 {
+			side = ataxx.X
+		}
+		p := ataxx.NewPosition(o, x, side, ex.Ply)
+		legal := map[int]bool{}
+		for _, m := range p.LegalMoves(nil) {
+			legal[m.PolicyIndex()] = true
+		}
+		sum := float32(0)
+		for _, e := range ex.Policy {
+			if !legal[int(e.Index)] {
+				t.Fatalf("policy entry %d is not a legal move of\n%s", e.Index, p.Diagram())
+			}
+			sum += e.Prob
+		}
+		if math.Abs(float64(sum-1)) > 1e-4 {
+			t.Fatalf("policy sums to %v", sum)
+		}
+		if v, seen := byGame[ex.GameID]; seen && v != ex.Values {
+			t.Fatalf("game %d has two outcomes", ex.GameID)
+		}
+		byGame[ex.GameID] = ex.Values
+		if ex.Values[0] != -ex.Values[1] || (ex.Values[0] != 0 && math.Abs(float64(ex.Values[0])) != 1) {
+			t.Fatalf("outcome %v is not a win, loss or draw", ex.Values)
+		}
+	}
+}
+
+func TestRunWritesWholeGames(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Workers: 2, GamesPerWorker: 3, Games: 8, Playouts: 16, FastPlayouts: 4, FullProb: 0.5, Seed: 11, PerShard: 50}
+	cfg.Search = mcts.DefaultConfig()
+	cfg.Search.BatchSize = 4
+	st, err := Run(context.Background(), AtaxxGame(), cfg, dir, uniformFactory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Games != 8 {
+		t.Fatalf("played %d games, want 8", st.Games)
+	}
+	exs := readAll(t, dir)
+	if len(exs) != st.Positions || len(exs) == 0 {
+		t.Fatalf("read %d examples, stats say %d", len(exs), st.Positions)
+	}
+	if st.Positions >= st.Moves {
+		t.Fatalf("playout-cap randomisation should leave moves unrecorded: %d positions of %d moves", st.Positions, st.Moves)
+	}
+	checkExamples(t, exs)
+	games := map[uint64]bool{}
+	for _, ex := range exs {
+		games[ex.GameID] = true
+	}
+	if len(games) > 8 || len(games) < 6 {
+		t.Fatalf("examples come from %d games", len(games))
+	}
+	if st.Wins[0]+st.Wins[1]+st.Draws != 8 {
+		t.Fatalf("results %v + %d draws do not add up to 8", st.Wins, st.Draws)
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	play := func() []data.Example {
+		dir := t.TempDir()
+		cfg := Config{Workers: 1, GamesPerWorker: 1, Games: 2, Playouts: 24, Seed: 5}
+		if _, err := Run(context.Background(), AtaxxGame(), cfg, dir, uniformFactory); err != nil {
+			t.Fatal(err)
+		}
+		return readAll(t, dir)
+	}
+	a, b := play(), play()
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs with the same seed wrote different examples")
+	}
+}
+
+func TestRunStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err := Run(ctx, AtaxxGame(), Config{Workers: 1, Playouts: 8}, t.TempDir(), uniformFactory)
+	if err != nil || st.Games != 0 {
+		t.Fatalf("cancelled run: %d games, %v", st.Games, err)
+	}
+}
+
+// countingEval checks that merged batches reach it whole and answers from the position, so
+// that callers can check they get their own answers back.
+type countingEval struct {
+	calls, leaves atomic.Int64
+	maxBatch      atomic.Int64
+}
+
+func (c *countingEval) Evaluate(batch []mcts.Request[ataxx.Position, ataxx.Move]) error {
+	c.calls.Add(1)
+	c.leaves.Add(int64(len(batch)))
+	if int64(len(batch)) > c.maxBatch.Load() {
+		c.maxBatch.Store(int64(len(batch)))
+	}
+	for i := range batch {
+		r := &batch[i]
+		for j := range r.Priors {
+			r.Priors[j] = 1 / float32(len(r.Priors))
+		}
+		r.Value = mcts.Values{float32(r.Pos.Count(ataxx.O)), float32(r.Pos.Count(ataxx.X))}
+	}
+	return nil
+}
+
+func TestSharedMergesAndAnswersEachCaller(t *testing.T) {
+	inner := &countingEval{}
+	sh := NewShared[ataxx.Position, ataxx.Move](inner)
+	defer sh.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	var sent atomic.Int64
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cl := sh.Client()
+			p := ataxx.Start()
+			var moves [ataxx.MaxMoves]ataxx.Move
+			for i := range 200 {
+				ms := p.LegalMoves(moves[:0])
+				if len(ms) == 0 {
+					p = ataxx.Start()
+					continue
+				}
+				req := []mcts.Request[ataxx.Position, ataxx.Move]{{Pos: p, Moves: ms, Priors: make([]float32, len(ms))}}
+				sent.Add(1)
+				if err := cl.Evaluate(req); err != nil {
+					errs <- err
+					return
+				}
+				want := mcts.Values{float32(p.Count(ataxx.O)), float32(p.Count(ataxx.X))}
+				if req[0].Value != want || req[0].Priors[0] != 1/float32(len(ms)) {
+					errs <- fmt.Errorf("goroutine %d call %d got another caller's answer", g, i)
+					return
+				}
+				p = p.Apply(ms[(g+i)%len(ms)])
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if inner.leaves.Load() != sent.Load() {
+		t.Fatalf("%d leaves reached the evaluator, want %d", inner.leaves.Load(), sent.Load())
+	}
+	t.Logf("%d calls, largest merged batch %d", inner.calls.Load(), inner.maxBatch.Load())
+	sh.Close()
+	if err := sh.Client().Evaluate(nil); err != ErrClosed {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+func TestBootstrap(t *testing.T) {
+	dir := t.TempDir()
+	bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1}
+	st, err := RunBootstrap(context.Background(), AtaxxGame(), bc, dir,
+		func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := readAll(t, dir)
+	if st.Games != 4 || len(exs) != st.Positions || len(exs) == 0 {
+		t.Fatalf("games %d, examples %d, stats %d", st.Games, len(exs), st.Positions)
+	}
+	checkExamples(t, exs)
+	for _, ex := range exs {
+		if len(ex.Policy) != 1 || ex.Policy[0].Prob != 1 {
+			t.Fatalf("bootstrap policy should be one-hot, got %v", ex.Policy)
+		}
+	}
+}
+
+func TestGameSeedsDiffer(t *testing.T) {
+	seen := map[uint64]bool{}
+	for w := range 4 {
+		for g := range uint64(100) {
+			s := GameSeed(1, w, g)
+			if seen[s] {
+				t.Fatalf("seed collision at worker %d game %d", w, g)
+			}
+			seen[s] = true
+		}
+	}
+	if GameSeed(1, 0, 0) == GameSeed(2, 0, 0) {
+		t.Fatal("run seed ignored")
+	}
+}
+
+func TestRunReportsEvaluatorFailure(t *testing.T) {
+	dir := t.TempDir()
+	boom := fmt.Errorf("no network")
+	st, err := Run(context.Background(), AtaxxGame(), Config{Workers: 3, Games: 50, Playouts: 8}, dir,
+		func(w int) (mcts.Evaluator[ataxx.Position, ataxx.Move], error) {
+			if w == 2 {
+				return nil, boom
+			}
+			return uniformEval{}, nil
+		})
+	if !errors.Is(err, boom) {
+		t.Fatalf("got %v, want the evaluator's error", err)
+	}
+	if st.Games >= 50 {
+		t.Fatalf("the run went on after a worker failed: %d games", st.Games)
+	}
+}

@@ -1,0 +1,129 @@
+package train
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// lossHeader is the header line of the per-step loss CSV.
+var lossHeader = []string{"step", "total", "policy", "value", "l2", "lr", "samples_per_s"}
+
+// LossLog appends one CSV row per training step.
+type LossLog struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+// OpenLossLog opens (or creates) the loss CSV at path for a run that continues after update
+// number fromStep: rows of an earlier run with a step > fromStep (work lost when it was killed
+// after its last checkpoint) are dropped, so a resumed run leaves one row per step.
+func OpenLossLog(path string, fromStep int64) (*LossLog, error) {
+	rows, err := ReadLossCSV(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		rows = nil
+	case err != nil:
+		return nil, err
+	}
+	kept := rows[:0]
+	for _, r := range rows {
+		if r.Step <= fromStep {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) != len(rows) || len(rows) == 0 {
+		// Rewrite the file with the kept rows (temp + rename).
+		err := writeAtomic(path, func(w io.Writer) error {
+			if _, err := io.WriteString(w, strings.Join(lossHeader, ",")+"\n"); err != nil {
+				return err
+			}
+			for _, r := range kept {
+				if _, err := io.WriteString(w, formatLossRow(r)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("train: opening loss log: %w", err)
+	}
+	return &LossLog{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+func formatLossRow(s StepStats) string {
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 7, 64) }
+	return fmt.Sprintf("%d,%s,%s,%s,%s,%s,%s\n", s.Step, g(s.Total), g(s.Policy), g(s.Value), g(s.L2), g(s.LR),
+		strconv.FormatFloat(s.SamplesPerSec, 'f', 1, 64))
+}
+
+// Write appends one row and flushes it to the file.
+func (l *LossLog) Write(s StepStats) error {
+	if l.f == nil {
+		return errors.New("train: loss log is closed")
+	}
+	if _, err := l.w.WriteString(formatLossRow(s)); err != nil {
+		return fmt.Errorf("train: loss log: %w", err)
+	}
+	if err := l.w.Flush(); err != nil {
+		return fmt.Errorf("train: loss log: %w", err)
+	}
+	return nil
+}
+
+// Close flushes and closes the file. Closing twice is harmless.
+func (l *LossLog) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	err := l.w.Flush()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	return err
+}
+
+// ReadLossCSV reads a loss CSV written by LossLog (GradNorm is not stored and reads as 0).
+func ReadLossCSV(path string) ([]StepStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading loss log: %w", err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = len(lossHeader)
+	recs, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("train: reading loss log %s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil // an empty file: no rows yet
+	}
+	if strings.Join(recs[0], ",") != strings.Join(lossHeader, ",") {
+		return nil, fmt.Errorf("train: %s: not a loss log (header %q)", path, strings.Join(recs[0], ","))
+	}
+	out := make([]StepStats, 0, len(recs)-1)
+	for i, rec := range recs[1:] {
+		var v [7]float64
+		for j, s := range rec {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, fmt.Errorf("train: %s line %d: %w", path, i+2, err)
+			}
+			v[j] = x
+		}
+		out = append(out, StepStats{Step: int64(v[0]), Total: v[1], Policy: v[2], Value: v[3], L2: v[4], LR: v[5], SamplesPerSec: v[6]})
+	}
+	return out, nil
+}
