@@ -32,6 +32,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	protocol := fs.String("protocol", "judge", "protocol on stdin/stdout: judge or uai")
 	seed := fs.Uint64("seed", 1, "seed of the engine's random choices")
 	model := fs.String("model", "", "weights file for engines that use one (default: embedded)")
+	blendW := fs.Float64("value-blend", defaultBlendWeight, "mcts: weight of the alpha-beta value blended into the network's (0: network only)")
+	blendD := fs.Int("value-depth", defaultBlendDepth, "mcts: depth of the alpha-beta search behind -value-blend (0: static evaluation)")
+	blendS := fs.Float64("value-scale", defaultBlendScale, "mcts: alpha-beta score (hundredths of a piece) mapped to value tanh(score/scale)")
+	cpuct := fs.Float64("cpuct", 0, "mcts: exploration constant (0: the search default)")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: position as 'rows side' (rows top to bottom, '/'-separated, O X .)")
 	if err := fs.Parse(args); err != nil {
@@ -62,7 +66,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
-	opts := Options{Seed: *seed, Model: *model}
+	if *blendW < 0 || *blendW > 1 || *blendD < 0 || *blendD > 8 || *blendS <= 0 || *cpuct < 0 {
+		fmt.Fprintln(stderr, "agent: -value-blend must be in [0, 1], -value-depth in [0, 8], -value-scale > 0, -cpuct >= 0")
+		return 2
+	}
+	opts := Options{Seed: *seed, Model: *model, BlendWeight: *blendW, BlendDepth: *blendD, BlendScale: *blendS, CPuct: *cpuct}
 	build := func() (AtaxxEngine, error) { return factory(opts) }
 	switch *protocol {
 	case "judge":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"colony/engine/alphabeta"
 	"colony/engine/mctsengine"
 	"colony/game/ataxx"
 	"colony/mcts"
@@ -15,6 +16,15 @@ import (
 // mctsBatch is the number of leaves the agent's search evaluates per network call: batch 8
 // is where the forward pass is most efficient per position on one core.
 const mctsBatch = 8
+
+// Defaults of the value blend (see Options): measured in matches against alphabeta, see the
+// README's strength table.
+const (
+	defaultBlendWeight = 0.5
+	defaultBlendDepth  = 1
+	defaultBlendScale  = 300
+	blendHashMB        = 16
+)
 
 // untrainedArch is the network used when no model file is given and none is embedded.
 var untrainedArch = nn.AtaxxArch(4, 32)
@@ -35,8 +45,15 @@ func newMCTS(o Options) (AtaxxEngine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcts: model %s: %w", name, err)
 	}
-	eval := nn.NewEvaluator[ataxx.Position, ataxx.Move](net)
-	return mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed}), nil
+	var eval mcts.Evaluator[ataxx.Position, ataxx.Move] = nn.NewEvaluator[ataxx.Position, ataxx.Move](net)
+	if o.BlendWeight > 0 {
+		ab := alphabeta.NewWithOptions(alphabeta.Options{HashMB: blendHashMB})
+		depth, scale := o.BlendDepth, o.BlendScale
+		eval = &mctsengine.ValueBlend{Inner: eval, Weight: float32(o.BlendWeight), Score: func(p *ataxx.Position) float32 {
+			return mctsengine.Squash(ab.Score(p, depth), scale, alphabeta.WinBound)
+		}}
+	}
+	return mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct)}), nil
 }
 
 // newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.

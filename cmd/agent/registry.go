@@ -18,6 +18,12 @@ type AtaxxEngine = engine.Engine[ataxx.Position, ataxx.Move]
 type Options struct {
 	Seed  uint64 // random choices (tie-breaks, sampling)
 	Model string // weights file; "" means the embedded default, where an engine has one
+	// Value blending of the "mcts" engine (see mctsengine.ValueBlend): the leaf value is
+	// (1-BlendWeight)*network + BlendWeight*tanh(alpha-beta score at BlendDepth / BlendScale).
+	BlendWeight float64
+	BlendDepth  int
+	BlendScale  float64
+	CPuct       float64 // "mcts" exploration constant (0: the search default)
 }
 
 // Factory builds an engine. It may be slow (loading weights): the protocols call it off the

@@ -142,3 +142,31 @@ func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	soft, hard, depth, nodes := e.budget(&pos, lim)
 	return e.s.run(e, pos, start, soft, hard, depth, nodes)
 }
+
+// WinBound: Score and Stats values at or beyond ±WinBound are proven wins and losses.
+const WinBound = winBound
+
+// Score returns the value of pos for the side to move (hundredths of a piece; proven wins and
+// losses beyond ±12000) by a fixed-depth search: depth 0 is the static evaluation. It is meant
+// for many small calls (as a value estimate at the leaves of another search): no clock, no
+// iterative deepening, the table shared with BestMove. It does not allocate after the first call.
+func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
+	if e.s == nil {
+		e.s = newSearcher()
+	}
+	if e.tt.entries == nil && e.opts.HashMB > 0 {
+		e.tt.alloc(e.opts.HashMB)
+	}
+	s := e.s
+	s.e, s.w = e, &e.weights
+	s.tt = nil
+	if e.tt.entries != nil {
+		s.tt = &e.tt
+	}
+	s.exactTT = e.exactTT
+	s.lmr = !e.opts.NoLMR
+	s.nodes, s.nodeLimit = 0, 0
+	s.start, s.hard = time.Time{}, 0
+	s.stop = false
+	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true)
+}
