@@ -133,14 +133,19 @@ func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard tim
 // is stuck or the game is over.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
+	soft, hard, depth, nodes := e.budget(&pos, lim)
+	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
+}
+
+// searcher returns the engine's searcher, allocating it and the table on first use.
+func (e *Engine) searcher() *searcher {
 	if e.s == nil {
 		e.s = newSearcher()
 	}
 	if e.tt.entries == nil && e.opts.HashMB > 0 {
 		e.tt.alloc(e.opts.HashMB)
 	}
-	soft, hard, depth, nodes := e.budget(&pos, lim)
-	return e.s.run(e, pos, start, soft, hard, depth, nodes)
+	return e.s
 }
 
 // WinBound: Score and Stats values at or beyond ±WinBound are proven wins and losses.
@@ -151,22 +156,7 @@ const WinBound = winBound
 // for many small calls (as a value estimate at the leaves of another search): no clock, no
 // iterative deepening, the table shared with BestMove. It does not allocate after the first call.
 func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
-	if e.s == nil {
-		e.s = newSearcher()
-	}
-	if e.tt.entries == nil && e.opts.HashMB > 0 {
-		e.tt.alloc(e.opts.HashMB)
-	}
-	s := e.s
-	s.e, s.w = e, &e.weights
-	s.tt = nil
-	if e.tt.entries != nil {
-		s.tt = &e.tt
-	}
-	s.exactTT = e.exactTT
-	s.lmr = !e.opts.NoLMR
-	s.nodes, s.nodeLimit = 0, 0
-	s.start, s.hard = time.Time{}, 0
-	s.stop = false
+	s := e.searcher()
+	s.begin(e, time.Time{}, 0, 0)
 	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true)
 }

@@ -8,24 +8,17 @@ import (
 )
 
 // negamax is the plain minimax value of p searched to depth with the same leaf and terminal
-// scores as the engine: the reference for Score.
-func negamax(w *Weights, p ataxx.Position, depth, ply int) int32 {
+// scores as the engine's searcher s: the reference for Score.
+func negamax(s *searcher, p ataxx.Position, depth, ply int) int32 {
 	if p.Terminal() {
 		return terminalScore(&p, ply)
 	}
 	if depth <= 0 {
-		side := p.ToMove()
-		us, them := p.Pieces(side), p.Pieces(side^1)
-		if dilate2(us)&(ataxx.Full&^(us|them)) == 0 {
-			if v, ok := stuckScore(&p, ply); ok {
-				return v
-			}
-		}
-		return w.evaluate(&p)
+		return s.leafScore(&p, p.Pieces(p.ToMove()), p.Pieces(p.ToMove()^1), ply)
 	}
 	best := -infinity
 	for _, m := range p.LegalMoves(nil) {
-		best = max(best, -negamax(w, p.Apply(m), depth-1, ply+1))
+		best = max(best, -negamax(s, p.Apply(m), depth-1, ply+1))
 	}
 	return best
 }
@@ -37,7 +30,7 @@ func TestScoreIsMinimax(t *testing.T) {
 	for i := range 60 {
 		p := randomPosition(rng, rng.IntN(40))
 		for depth := range 3 {
-			want := negamax(&e.weights, p, depth, 0)
+			want := negamax(&searcher{w: &e.weights}, p, depth, 0)
 			if got := e.Score(&p, depth); got != want {
 				t.Fatalf("position %d %s depth %d: Score %d, minimax %d", i, p, depth, got, want)
 			}

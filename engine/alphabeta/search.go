@@ -211,13 +211,7 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 	side := p.ToMove()
 	us, them := p.Pieces(side), p.Pieces(side^1)
 	if depth <= 0 || ply >= maxPly-1 {
-		empty := ataxx.Full &^ (us | them)
-		if dilate2(us)&empty == 0 {
-			if v, ok := stuckScore(&p, ply); ok {
-				return v
-			}
-		}
-		return s.w.evaluate(&p)
+		return s.leafScore(&p, us, them, ply)
 	}
 
 	key := ttKey(&p)
@@ -375,18 +369,37 @@ func (s *searcher) searchRoot(p *ataxx.Position, depth int, alpha, beta int32) i
 }
 
 // run is the iterative-deepening driver.
-func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
+// begin readies s for a search of e's: its weights, table and options, no nodes counted yet.
+// A zero hard time and node limit mean no limit.
+func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLimit int64) {
 	s.e, s.w = e, &e.weights
 	s.tt = nil
 	if e.tt.entries != nil {
 		s.tt = &e.tt
-		e.tt.gen++
 	}
 	s.exactTT = e.exactTT
 	s.lmr = !e.opts.NoLMR
 	s.nodes, s.nodeLimit = 0, nodeLimit
 	s.start, s.hard = start, hard
 	s.stop = false
+}
+
+// leafScore is the value of p at the search horizon: a stuck side's proven result, else the
+// static evaluation.
+func (s *searcher) leafScore(p *ataxx.Position, us, them uint64, ply int) int32 {
+	if dilate2(us)&(ataxx.Full&^(us|them)) == 0 {
+		if v, ok := stuckScore(p, ply); ok {
+			return v
+		}
+	}
+	return s.w.evaluate(p)
+}
+
+func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
+	s.begin(e, start, hard, nodeLimit)
+	if s.tt != nil {
+		e.tt.gen++
+	}
 	e.lastDepth, e.lastScore, e.lastNodes = 0, 0, 0
 
 	moves := pos.LegalMoves(s.moves[0][:0])
