@@ -6,6 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/ataxx"
 )
 
 // runAgent runs the program in-process.
@@ -69,6 +73,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-game", "bacteria-war", "-perft", "2", "-board", "OOO X"}, "-board"},
 		{[]string{"-game", "bacteria-war", "-board", "......./......./......./......./......./......./....... O"}, "only goes with -perft"},
 		{[]string{"-nonesuch"}, "flag provided but not defined"},
+		{[]string{"-engine", "mcts", "-endgame", "-1"}, "-endgame in [0, 49]"},
+		{[]string{"-engine", "mcts", "-endgame", "50"}, "-endgame in [0, 49]"},
 		{[]string{"-game", "bacteria-war", "stray"}, "unexpected arguments"},
 	} {
 		code, out, errOut := runAgent("READY FIRST\n", tc.args...)
@@ -94,6 +100,33 @@ func TestRegistry(t *testing.T) {
 		if e.Name() != name {
 			t.Errorf("engine registered as %q calls itself %q", name, e.Name())
 		}
+	}
+}
+
+// TestMCTSEndgameHandoff: with -endgame 49 the mcts agent hands even the first move to
+// alphabeta, and still answers the judge with a legal move under its own name.
+func TestMCTSEndgameHandoff(t *testing.T) {
+	e, err := newMCTS(Options{Seed: 1, EndgameEmpty: 49})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name() != "mcts" {
+		t.Fatalf("name %q, want mcts", e.Name())
+	}
+	p := ataxx.Start()
+	if m := e.BestMove(p, engine.Limits{MoveTime: 50 * time.Millisecond}); !p.IsLegal(m) {
+		t.Fatalf("illegal move %v", m)
+	}
+	if h, ok := e.(interface{ Finishing() bool }); !ok || !h.Finishing() {
+		t.Fatalf("-endgame 49: the first move was not handed to alphabeta (%T)", e)
+	}
+	code, out, errOut := runAgent("READY FIRST\nTURN 300 300\nFINISH\n", "-engine", "mcts", "-endgame", "49")
+	lines := strings.Split(out, "\n")
+	if code != 0 || len(lines) != 3 || lines[0] != "OK" {
+		t.Fatalf("exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	if _, _, _, _, err := parseMoveLine(lines[1]); err != nil {
+		t.Error(err)
 	}
 }
 

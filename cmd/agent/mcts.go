@@ -24,6 +24,8 @@ const (
 	defaultBlendDepth  = 1
 	defaultBlendScale  = 300
 	blendHashMB        = 16
+	// defaultEndgameEmpty: with this many empty cells or fewer, alpha-beta plays the rest.
+	defaultEndgameEmpty = 0
 )
 
 // untrainedArch is the network used when no model file is given and none is embedded.
@@ -53,7 +55,11 @@ func newMCTS(o Options) (AtaxxEngine, error) {
 			return mctsengine.Squash(ab.Score(p, depth), scale, alphabeta.WinBound)
 		}}
 	}
-	return mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct)}), nil
+	e := mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct)})
+	if o.EndgameEmpty <= 0 {
+		return e, nil
+	}
+	return mctsengine.WithEndgame(e, alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed}), o.EndgameEmpty), nil
 }
 
 // newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.

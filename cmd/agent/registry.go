@@ -24,6 +24,9 @@ type Options struct {
 	BlendDepth  int
 	BlendScale  float64
 	CPuct       float64 // "mcts" exploration constant (0: the search default)
+	// EndgameEmpty: "mcts" hands the rest of the game to alphabeta once at most this many
+	// cells are empty (0: never).
+	EndgameEmpty int
 }
 
 // Factory builds an engine. It may be slow (loading weights): the protocols call it off the

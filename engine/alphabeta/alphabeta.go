@@ -97,7 +97,16 @@ func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time
 		// An exact move time is used in full: iterations go on until the hard stop.
 		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
 	case lim.MyTime > 0:
-		soft, hard = clockBudget(pos, lim.MyTime, lim.MyInc)
+		// The clock above the turn-cap reserve is shared among the moves; under it, a depth-1
+		// search answers at once.
+		left := lim.MyTime - engine.CapReserve((ataxx.MaxTurns-pos.Turns()+1)/2)
+		if left < 2*engine.MinMoveCost {
+			if depth == 0 || depth > 1 {
+				depth = 1
+			}
+			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, depth, nodes
+		}
+		soft, hard = clockBudget(pos, left, lim.MyInc)
 	case depth == 0 && nodes == 0:
 		hard = defaultMoveTime
 		soft = hard

@@ -158,7 +158,14 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 		}
 		l.Time = max(lim.MoveTime-over, lim.MoveTime/2)
 	case lim.MyTime > 0:
-		l.Time = max(tm.Budget(lim.MyTime, MovesLeft(p)), time.Microsecond)
+		// The clock above the turn-cap reserve is shared among the moves; under it, one
+		// playout answers at once (the tree kept from earlier moves still decides).
+		left := lim.MyTime - engine.CapReserve((ataxx.MaxTurns-p.Turns()+1)/2)
+		if left < 2*engine.MinMoveCost {
+			l.Playouts = 1
+			break
+		}
+		l.Time = max(tm.Budget(left, MovesLeft(p)), time.Microsecond)
 	}
 	if lim.Nodes > 0 {
 		l.Playouts = int(min(lim.Nodes, 1<<31-1))
@@ -192,3 +199,14 @@ func (e *Engine) LastResult() mcts.Result[move] { return e.last }
 
 // Err returns the last evaluator error (nil when none since NewGame).
 func (e *Engine) Err() error { return e.err }
+
+// WithEndgame returns an engine that plays with e until at most empty cells are empty, then
+// with finish (typically alphabeta, which sees to the end of a crowded board) for the rest of
+// the game. Its name stays e's.
+func WithEndgame(e engine.Engine[pos, move], finish engine.Engine[pos, move], empty int) *engine.Handoff[pos, move] {
+	return &engine.Handoff[pos, move]{
+		Early:  e,
+		Finish: finish,
+		Late:   func(p pos) bool { return bits.OnesCount64(p.Empty()) <= empty },
+	}
+}

@@ -102,11 +102,12 @@ func TestLimits(t *testing.T) {
 	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 150*time.Millisecond || d > 3*time.Second {
 		t.Errorf("MoveTime 200ms: searched %v (%d playouts), answered after %v", r.Elapsed, r.Playouts, d)
 	}
-	// A whole-game clock of 2 s: the first move gets (2s - 0.5s)/24 - 15ms = 47ms.
+	// A whole-game clock of 2 s: the turn-cap reserve is 200 moves x 2 ms = 400 ms, so the first
+	// move gets (1.6s - 0.5s)/24 - 15ms = 31ms.
 	timed.NewGame()
 	start = time.Now()
 	timed.BestMove(p, engine.Limits{MyTime: 2 * time.Second, OppTime: 2 * time.Second})
-	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 40*time.Millisecond || d > 3*time.Second {
+	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 25*time.Millisecond || d > 3*time.Second {
 		t.Errorf("first move of a 2s game: searched %v (%d playouts), answered after %v", r.Elapsed, r.Playouts, d)
 	}
 }
@@ -188,10 +189,58 @@ func TestClock(t *testing.T) {
 	used := [2]time.Duration{clock - left[0], clock - left[1]}
 	t.Logf("game over at turn %d (O %d X %d); clock used O %v X %v of %v", p.Turns(), p.Count(ataxx.O), p.Count(ataxx.X), used[0], used[1], clock)
 	if p.Empty() == 0 {
+		// Half of what is above the turn-cap reserve of the first move.
+		want := (clock - engine.CapReserve(ataxx.MaxTurns/2)) / 2
 		for pl, u := range used {
-			if u < clock/2 {
-				t.Errorf("%c used only %v of %v in a game that filled the board", "OX"[pl], u, clock)
+			if u < want {
+				t.Errorf("%c used only %v of %v in a game that filled the board (want >= %v)", "OX"[pl], u, clock, want)
 			}
+		}
+	}
+}
+
+// tagged records whether it was asked for a move.
+type tagged struct {
+	randomMover
+	asked int
+}
+
+func (t *tagged) BestMove(p pos, lim engine.Limits) move {
+	t.asked++
+	return t.randomMover.BestMove(p, lim)
+}
+
+// TestWithEndgame: the search plays while more than the threshold of cells are empty, the
+// finishing engine from the first position at or under it to the end of the game, and a new
+// game starts with the search again.
+func TestWithEndgame(t *testing.T) {
+	early := &tagged{randomMover: randomMover{rand.New(rand.NewPCG(1, 2))}}
+	finish := &tagged{randomMover: randomMover{rand.New(rand.NewPCG(3, 4))}}
+	const threshold = 20
+	h := WithEndgame(early, finish, threshold)
+	for game := 0; game < 3; game++ {
+		h.NewGame()
+		early.asked, finish.asked = 0, 0
+		p := ataxx.Start()
+		handed := false
+		for !p.Terminal() {
+			before := finish.asked
+			m := h.BestMove(p, engine.Limits{})
+			if !p.IsLegal(m) {
+				t.Fatalf("illegal move %v", m)
+			}
+			empty := 49 - p.Count(ataxx.O) - p.Count(ataxx.X)
+			switch usedFinish := finish.asked > before; {
+			case empty <= threshold && !usedFinish:
+				t.Fatalf("game %d: %d empty cells (threshold %d) but the early engine moved", game, empty, threshold)
+			case empty > threshold && usedFinish && !handed:
+				t.Fatalf("game %d: %d empty cells but the finishing engine moved first", game, empty)
+			}
+			handed = handed || finish.asked > 0
+			p = p.Apply(m)
+		}
+		if early.asked == 0 || finish.asked == 0 || !h.Finishing() {
+			t.Fatalf("game %d: early %d moves, finish %d, finishing %v", game, early.asked, finish.asked, h.Finishing())
 		}
 	}
 }
