@@ -36,6 +36,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	blendD := fs.Int("value-depth", defaultBlendDepth, "mcts: depth of the alpha-beta search behind -value-blend (0: static evaluation)")
 	blendS := fs.Float64("value-scale", defaultBlendScale, "mcts: alpha-beta score (hundredths of a piece) mapped to value tanh(score/scale)")
 	cpuct := fs.Float64("cpuct", 0, "mcts: exploration constant (0: the search default)")
+	endgameW := fs.Float64("endgame-weight", defaultEndgameWeight, "mcts with -endgame: clock share of a move after the handoff, relative to one before it (0: no split)")
 	endgame := fs.Int("endgame", defaultEndgameEmpty, "mcts: hand the game to alphabeta once at most this many cells are empty (0: never)")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: position as 'rows side' (rows top to bottom, '/'-separated, O X .)")
@@ -67,11 +68,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
-	if *blendW < 0 || *blendW > 1 || *blendD < 0 || *blendD > 8 || *blendS <= 0 || *cpuct < 0 || *endgame < 0 || *endgame > ataxx.NumSquares {
-		fmt.Fprintln(stderr, "agent: -value-blend must be in [0, 1], -value-depth in [0, 8], -value-scale > 0, -cpuct >= 0, -endgame in [0, 49]")
+	if *blendW < 0 || *blendW > 1 || *blendD < 0 || *blendD > 8 || *blendS <= 0 || *cpuct < 0 || *endgame < 0 || *endgame > ataxx.NumSquares || *endgameW < 0 {
+		fmt.Fprintln(stderr, "agent: -value-blend must be in [0, 1], -value-depth in [0, 8], -value-scale > 0, -cpuct >= 0, -endgame in [0, 49], -endgame-weight >= 0")
 		return 2
 	}
-	opts := Options{Seed: *seed, Model: *model, BlendWeight: *blendW, BlendDepth: *blendD, BlendScale: *blendS, CPuct: *cpuct, EndgameEmpty: *endgame}
+	opts := Options{Seed: *seed, Model: *model, BlendWeight: *blendW, BlendDepth: *blendD, BlendScale: *blendS, CPuct: *cpuct, EndgameEmpty: *endgame, EndgameWeight: *endgameW}
 	build := func() (AtaxxEngine, error) { return factory(opts) }
 	switch *protocol {
 	case "judge":

@@ -26,6 +26,8 @@ const (
 	blendHashMB        = 16
 	// defaultEndgameEmpty: with this many empty cells or fewer, alpha-beta plays the rest.
 	defaultEndgameEmpty = 0
+	// defaultEndgameWeight: 0 plans the mcts phase's clock as if it played to the end.
+	defaultEndgameWeight = 0
 )
 
 // untrainedArch is the network used when no model file is given and none is embedded.
@@ -55,10 +57,14 @@ func newMCTS(o Options) (AtaxxEngine, error) {
 			return mctsengine.Squash(ab.Score(p, depth), scale, alphabeta.WinBound)
 		}}
 	}
-	e := mctsengine.New(eval, mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct)})
+	eo := mctsengine.Options{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct)}
 	if o.EndgameEmpty <= 0 {
-		return e, nil
+		return mctsengine.New(eval, eo), nil
 	}
+	if o.EndgameWeight > 0 {
+		eo.MovesLeft = mctsengine.MovesLeftWithEndgame(o.EndgameEmpty, o.EndgameWeight)
+	}
+	e := mctsengine.New(eval, eo)
 	return mctsengine.WithEndgame(e, alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed}), o.EndgameEmpty), nil
 }
 

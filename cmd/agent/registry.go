@@ -27,6 +27,9 @@ type Options struct {
 	// EndgameEmpty: "mcts" hands the rest of the game to alphabeta once at most this many
 	// cells are empty (0: never).
 	EndgameEmpty int
+	// EndgameWeight: with EndgameEmpty, the mcts phase plans its clock as if each move after
+	// the handoff cost this share of one of its own (0: plan as if it played to the end).
+	EndgameWeight float64
 }
 
 // Factory builds an engine. It may be slow (loading weights): the protocols call it off the

@@ -4,6 +4,7 @@
 package mctsengine
 
 import (
+	"math"
 	"math/bits"
 	"time"
 
@@ -43,6 +44,9 @@ type Options struct {
 	// Time spreads a whole-game clock over the moves; zero fields take
 	// mcts.DefaultTimeManager's values.
 	Time mcts.TimeManager
+	// MovesLeft is the number of shares the remaining clock is split into at p (nil:
+	// MovesLeft). An engine that hands the endgame to another one plans with fewer shares.
+	MovesLeft func(p pos) int
 }
 
 // Engine is the "mcts" engine. It satisfies engine.Engine[ataxx.Position, ataxx.Move]. It is
@@ -114,6 +118,21 @@ func MovesLeft(p pos) int {
 	return max(1, min(n, capLeft))
 }
 
+// MovesLeftWithEndgame is a MovesLeft for an engine that hands the game over once at most
+// empty cells are empty: the own moves until then count in full, the about empty/2 + 2 after
+// it count weight each (the finishing engine then gets weight times the share of a move
+// before the handoff). Capped by the turns left, at least 1.
+func MovesLeftWithEndgame(empty int, weight float64) func(p pos) int {
+	return func(p pos) int {
+		e := bits.OnesCount64(p.Empty())
+		after := min(e, empty)/2 + 2
+		before := max(e-empty, 0) / 2
+		n := before + int(math.Round(weight*float64(after)))
+		capLeft := (ataxx.MaxTurns - p.Turns() + 1) / 2
+		return max(1, min(n, capLeft))
+	}
+}
+
 // Name returns "mcts".
 func (e *Engine) Name() string { return "mcts" }
 
@@ -165,7 +184,11 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 			l.Playouts = 1
 			break
 		}
-		l.Time = max(tm.Budget(left, MovesLeft(p)), time.Microsecond)
+		movesLeft := MovesLeft
+		if e.opts.MovesLeft != nil {
+			movesLeft = e.opts.MovesLeft
+		}
+		l.Time = max(tm.Budget(left, movesLeft(p)), time.Microsecond)
 	}
 	if lim.Nodes > 0 {
 		l.Playouts = int(min(lim.Nodes, 1<<31-1))

@@ -1,6 +1,7 @@
 package mctsengine
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -242,5 +243,34 @@ func TestWithEndgame(t *testing.T) {
 		if early.asked == 0 || finish.asked == 0 || !h.Finishing() {
 			t.Fatalf("game %d: early %d moves, finish %d, finishing %v", game, early.asked, finish.asked, h.Finishing())
 		}
+	}
+}
+
+// TestMovesLeftWithEndgame: weight 1 plans like MovesLeft, a smaller weight plans fewer
+// shares before the handoff, none after it; the turn cap bounds both.
+func TestMovesLeftWithEndgame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	full, half := MovesLeftWithEndgame(20, 1), MovesLeftWithEndgame(20, 0.5)
+	for game := 0; game < 20; game++ {
+		p := ataxx.Start()
+		for !p.Terminal() {
+			e := bits.OnesCount64(p.Empty())
+			if d := full(p) - MovesLeft(p); d < -1 || d > 1 {
+				t.Fatalf("%d empty: weight 1 plans %d moves, MovesLeft %d", e, full(p), MovesLeft(p))
+			}
+			h := half(p)
+			if h < 1 || h > full(p) || (e > 24 && h >= full(p)) {
+				t.Fatalf("%d empty: weight 0.5 plans %d moves, weight 1 %d", e, h, full(p))
+			}
+			ms := p.LegalMoves(nil)
+			p = p.Apply(ms[rng.IntN(len(ms))])
+		}
+	}
+	if n := half(ataxx.Start()); n != 12+6 {
+		t.Errorf("start, handoff at 20, weight 0.5: %d shares, want 12 + 6", n)
+	}
+	capped, _ := ataxx.ParseBoard("O....../......./......./......./......./......./......X O 398")
+	if n := half(capped); n != 1 {
+		t.Errorf("one own turn before the cap: %d shares", n)
 	}
 }
