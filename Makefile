@@ -3,7 +3,8 @@ GO      ?= go
 BIN     := bin
 GAMES   ?= 20
 CLOCK   ?= 10s
-ENGINE  ?= alphabeta
+ENGINE  ?= mcts
+OPP     ?= alphabeta
 A       ?= mcts
 B       ?= alphabeta
 
@@ -29,11 +30,12 @@ test:
 test-long:
 	$(GO) test -timeout 60m ./...
 
-# A match of Colony's strongest Bacteria War engine against greedy on the judge's clock.
+# A match of the shipped agent (mcts on the embedded network) against Colony's classical
+# alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it).
 play: build
 	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 \
 		-a '$(BIN)/agent -game bacteria-war -engine $(ENGINE) -seed {seed}' \
-		-b '$(BIN)/agent -game bacteria-war -engine greedy -seed {seed}'
+		-b '$(BIN)/agent -game bacteria-war -engine $(OPP) -seed {seed}'
 
 # The acceptance matches (tens of minutes on 2 cores): A vs B over GAMES games at the judge clock.
 match: build

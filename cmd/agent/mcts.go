@@ -24,9 +24,12 @@ const (
 	defaultBlendDepth  = 1
 	defaultBlendScale  = 300
 	blendHashMB        = 16
-	// defaultEndgameEmpty: with this many empty cells or fewer, alpha-beta plays the rest.
-	defaultEndgameEmpty = 0
-	// defaultEndgameWeight: 0 plans the mcts phase's clock as if it played to the end.
+	// defaultEndgameEmpty: with this many empty cells or fewer, alpha-beta plays the rest
+	// (2 s screens of 200 games against alphabeta: 14 cells 49.5%, 20 cells 56.5%, 26 cells
+	// 54%, never 28%).
+	defaultEndgameEmpty = 20
+	// defaultEndgameWeight: 0 plans the mcts phase's clock as if it played to the end (same
+	// screens: weight 0.5 48%, 0.7 57.5%, 0 56.5%: no clear gain from a split).
 	defaultEndgameWeight = 0
 )
 
