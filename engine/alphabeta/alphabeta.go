@@ -99,7 +99,7 @@ func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time
 	case lim.MyTime > 0:
 		// The clock above the turn-cap reserve is shared among the moves; under it, a depth-1
 		// search answers at once.
-		left := lim.MyTime - engine.CapReserve((ataxx.MaxTurns-pos.Turns()+1)/2)
+		left := lim.MyTime - engine.CapReserve(pos.OwnTurnsLeft())
 		if left < 2*engine.MinMoveCost {
 			if depth == 0 || depth > 1 {
 				depth = 1
@@ -125,7 +125,7 @@ func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard tim
 		empty++
 	}
 	movesLeft := max((empty+2)/2, 3)
-	if r := (ataxx.MaxTurns - pos.Turns() + 1) / 2; r < movesLeft {
+	if r := pos.OwnTurnsLeft(); r < movesLeft {
 		movesLeft = max(r, 1)
 	}
 	soft = avail/time.Duration(movesLeft) + inc*3/4

@@ -114,7 +114,7 @@ func MaterialValues(p pos) mcts.Values {
 func MovesLeft(p pos) int {
 	empty := bits.OnesCount64(p.Empty())
 	n := empty/2 + 2
-	capLeft := (ataxx.MaxTurns - p.Turns() + 1) / 2
+	capLeft := p.OwnTurnsLeft()
 	return max(1, min(n, capLeft))
 }
 
@@ -128,7 +128,7 @@ func MovesLeftWithEndgame(empty int, weight float64) func(p pos) int {
 		after := min(e, empty)/2 + 2
 		before := max(e-empty, 0) / 2
 		n := before + int(math.Round(weight*float64(after)))
-		capLeft := (ataxx.MaxTurns - p.Turns() + 1) / 2
+		capLeft := p.OwnTurnsLeft()
 		return max(1, min(n, capLeft))
 	}
 }
@@ -179,7 +179,7 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 	case lim.MyTime > 0:
 		// The clock above the turn-cap reserve is shared among the moves; under it, one
 		// playout answers at once (the tree kept from earlier moves still decides).
-		left := lim.MyTime - engine.CapReserve((ataxx.MaxTurns-p.Turns()+1)/2)
+		left := lim.MyTime - engine.CapReserve(p.OwnTurnsLeft())
 		if left < 2*engine.MinMoveCost {
 			l.Playouts = 1
 			break

@@ -173,6 +173,10 @@ func (p Position) ToMove() int { return int(p.side) }
 // Turns returns the number of turns played so far.
 func (p Position) Turns() int { return int(p.turn) }
 
+// OwnTurnsLeft is how many more turns the side to move may still play before the turn cap
+// (the cap counts both sides' turns; the side to move plays the odd ones of those left).
+func (p Position) OwnTurnsLeft() int { return max(MaxTurns-int(p.turn)+1, 0) / 2 }
+
 // NumPlayers returns 2.
 func (p Position) NumPlayers() int { return NumPlayers }
 

@@ -2,6 +2,7 @@ package ataxx
 
 import (
 	"bufio"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -570,4 +571,21 @@ func BenchmarkLegalMovesApply(b *testing.B) {
 	}
 	_ = sink
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// TestOwnTurnsLeft counts the turns of the side to move from each turn to the cap.
+func TestOwnTurnsLeft(t *testing.T) {
+	for turn := 0; turn <= MaxTurns; turn++ {
+		want := 0
+		for u := turn; u < MaxTurns; u += 2 {
+			want++
+		}
+		p, err := ParseBoard(fmt.Sprintf("O....../......./......./......./......./......./......X O %d", turn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.OwnTurnsLeft(); got != want {
+			t.Fatalf("turn %d: OwnTurnsLeft %d, want %d", turn, got, want)
+		}
+	}
 }
