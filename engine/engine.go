@@ -40,3 +40,11 @@ const MinMoveCost = 2 * time.Millisecond
 func CapReserve(ownMovesLeft int) time.Duration {
 	return time.Duration(max(ownMovesLeft, 0)) * MinMoveCost
 }
+
+// Spendable is the part of a whole-game clock that a move may plan with: myTime less the
+// CapReserve of the ownMovesLeft moves that may still come. ok is false when that is under two
+// MinMoveCosts: the move should then answer at once with the cheapest search it has.
+func Spendable(myTime time.Duration, ownMovesLeft int) (left time.Duration, ok bool) {
+	left = myTime - CapReserve(ownMovesLeft)
+	return left, left >= 2*MinMoveCost
+}

@@ -99,12 +99,9 @@ func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time
 	case lim.MyTime > 0:
 		// The clock above the turn-cap reserve is shared among the moves; under it, a depth-1
 		// search answers at once.
-		left := lim.MyTime - engine.CapReserve(pos.OwnTurnsLeft())
-		if left < 2*engine.MinMoveCost {
-			if depth == 0 || depth > 1 {
-				depth = 1
-			}
-			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, depth, nodes
+		left, ok := engine.Spendable(lim.MyTime, pos.OwnTurnsLeft())
+		if !ok {
+			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
 		}
 		soft, hard = clockBudget(pos, left, lim.MyInc)
 	case depth == 0 && nodes == 0:

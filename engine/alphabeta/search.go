@@ -368,7 +368,6 @@ func (s *searcher) searchRoot(p *ataxx.Position, depth int, alpha, beta int32) i
 	return best
 }
 
-// run is the iterative-deepening driver.
 // begin readies s for a search of e's: its weights, table and options, no nodes counted yet.
 // A zero hard time and node limit mean no limit.
 func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLimit int64) {
@@ -395,6 +394,7 @@ func (s *searcher) leafScore(p *ataxx.Position, us, them uint64, ply int) int32 
 	return s.w.evaluate(p)
 }
 
+// run is the iterative-deepening driver.
 func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
 	s.begin(e, start, hard, nodeLimit)
 	if s.tt != nil {

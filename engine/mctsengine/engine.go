@@ -85,6 +85,9 @@ func New(eval mcts.Evaluator[pos, move], opts Options) *Engine {
 	if opts.Playouts <= 0 {
 		opts.Playouts = DefaultPlayouts
 	}
+	if opts.MovesLeft == nil {
+		opts.MovesLeft = MovesLeft
+	}
 	return &Engine{
 		opts:  opts,
 		s:     mcts.New(cfg, eval),
@@ -179,16 +182,12 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 	case lim.MyTime > 0:
 		// The clock above the turn-cap reserve is shared among the moves; under it, one
 		// playout answers at once (the tree kept from earlier moves still decides).
-		left := lim.MyTime - engine.CapReserve(p.OwnTurnsLeft())
-		if left < 2*engine.MinMoveCost {
+		left, ok := engine.Spendable(lim.MyTime, p.OwnTurnsLeft())
+		if !ok {
 			l.Playouts = 1
 			break
 		}
-		movesLeft := MovesLeft
-		if e.opts.MovesLeft != nil {
-			movesLeft = e.opts.MovesLeft
-		}
-		l.Time = max(tm.Budget(left, movesLeft(p)), time.Microsecond)
+		l.Time = max(tm.Budget(left, e.opts.MovesLeft(p)), time.Microsecond)
 	}
 	if lim.Nodes > 0 {
 		l.Playouts = int(min(lim.Nodes, 1<<31-1))
