@@ -2,6 +2,8 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"time"
 
 	"colony/data"
@@ -19,10 +21,21 @@ type BootstrapConfig struct {
 	RandomPlies int           // plies at the start of each game played uniformly at random (default 4)
 	Epsilon     float64       // later, the chance of a random (unrecorded) move (default 0.05)
 	Limits      engine.Limits // the engine's limit per move (default depth 3)
+	// ScoreWeight mixes the engine's own search score into the value targets:
+	// value = (1-w)·outcome + w·tanh(score/ScoreScale), per recorded position (0: outcome only).
+	// It needs a two-player game and an engine that is a Scorer.
+	ScoreWeight float64
+	ScoreScale  float64 // score units per tanh unit (default 300: three pieces for alphabeta)
 	Seed        uint64
 	PerShard    int
 	Meta        data.Meta
 	Progress    Config // only Progress and ProgressTick are read
+}
+
+// Scorer is an engine that reports the score of its last search for the side to move (the
+// alphabeta engine's Stats).
+type Scorer interface {
+	Stats() (depth int, score int32, nodes int64)
 }
 
 // RunBootstrap plays engine-vs-itself games and writes shards into dir. newEngine builds one
@@ -41,6 +54,15 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 	if bc.Limits.Infinite() {
 		bc.Limits.Depth = 3
 	}
+	if bc.ScoreScale == 0 {
+		bc.ScoreScale = 300
+	}
+	if bc.ScoreWeight < 0 || bc.ScoreWeight > 1 || bc.ScoreScale < 0 {
+		return Stats{}, fmt.Errorf("selfplay: score weight %v (want 0..1), scale %v", bc.ScoreWeight, bc.ScoreScale)
+	}
+	if bc.ScoreWeight > 0 && game.NumPlayers != 2 {
+		return Stats{}, fmt.Errorf("selfplay: score targets need a two-player game, %s has %d players", game.Name, game.NumPlayers)
+	}
 	r, ctx := newRun(ctx, &cfg)
 	for w := range cfg.Workers {
 		sk, err := newSink(game, &cfg, dir, w)
@@ -50,6 +72,10 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 		}
 		r.sinks = append(r.sinks, sk)
 		eng := newEngine(GameSeed(cfg.Seed, w, 1<<39))
+		if _, ok := eng.(Scorer); bc.ScoreWeight > 0 && !ok {
+			r.fail(fmt.Errorf("selfplay: engine %s reports no scores for -score-weight", eng.Name()))
+			break
+		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
@@ -70,14 +96,13 @@ func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine
 	eng.NewGame()
 	pos := game.Start()
 	var exs []data.Example
+	var scores []mcts.Values // per recorded position with ScoreWeight: tanh(score/scale) per player
 	var buf []M
 	moves := 0
 	for !pos.Terminal() {
 		if game.Adjudicate != nil {
 			if v, ok := game.Adjudicate(pos); ok {
-				for i := range exs {
-					exs[i].Values = v
-				}
+				setValues(exs, v, scores, bc.ScoreWeight)
 				return exs, v, moves
 			}
 		}
@@ -91,13 +116,31 @@ func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine
 				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}}}
 			pos.Encode(ex.Input)
 			exs = append(exs, ex)
+			if bc.ScoreWeight > 0 {
+				_, score, _ := eng.(Scorer).Stats()
+				var v mcts.Values
+				t := float32(math.Tanh(float64(score) / bc.ScoreScale))
+				v[pos.ToMove()], v[1-pos.ToMove()] = t, -t
+				scores = append(scores, v)
+			}
 		}
 		pos = pos.Apply(m)
 		moves++
 	}
 	values := pos.Values()
-	for i := range exs {
-		exs[i].Values = values
-	}
+	setValues(exs, values, scores, bc.ScoreWeight)
 	return exs, values, moves
+}
+
+// setValues writes the value targets: the outcome, mixed with the per-position search scores
+// at weight w when there are any.
+func setValues(exs []data.Example, outcome mcts.Values, scores []mcts.Values, w float64) {
+	for i := range exs {
+		exs[i].Values = outcome
+		if i < len(scores) {
+			for p := range outcome {
+				exs[i].Values[p] = float32((1-w)*float64(outcome[p]) + w*float64(scores[i][p]))
+			}
+		}
+	}
 }

@@ -228,6 +228,73 @@ func TestBootstrap(t *testing.T) {
 	}
 }
 
+// scoring is greedy reporting a fixed score for the side to move after every move.
+type scoring struct {
+	engine.Engine[ataxx.Position, ataxx.Move]
+	score int32
+}
+
+func (s scoring) Stats() (int, int32, int64) { return 1, s.score, 0 }
+
+func TestBootstrapScoreTargets(t *testing.T) {
+	const score, scale = 300, 300
+	tv := math.Tanh(score / scale)
+	for _, w := range []float64{1, 0.5} {
+		dir := t.TempDir()
+		bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1, ScoreWeight: w, ScoreScale: scale}
+		if _, err := RunBootstrap(context.Background(), AtaxxGame(), bc, dir,
+			func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), score} }); err != nil {
+			t.Fatal(err)
+		}
+		exs := readAll(t, dir)
+		if len(exs) == 0 {
+			t.Fatal("no examples")
+		}
+		outcome := map[uint64]float64{} // player 0's outcome per game, recovered from the targets
+		for _, ex := range exs {
+			me := 0
+			if ex.Input[4*ataxx.NumSquares] == 1 {
+				me = 1
+			}
+			v := ex.Values
+			if math.Abs(float64(v[0]+v[1])) > 1e-6 || v[2] != 0 || v[3] != 0 {
+				t.Fatalf("w %v: values %v are not zero-sum over two players", w, v)
+			}
+			// v[me] = (1-w)·z[me] + w·tanh(score/scale)
+			zMe := (float64(v[me]) - w*tv) / (1 - w + 1e-300)
+			if w == 1 {
+				if math.Abs(float64(v[me])-tv) > 1e-6 {
+					t.Fatalf("w 1: side to move %d has value %v, want tanh(1) = %v", me, v[me], tv)
+				}
+				continue
+			}
+			if math.Abs(zMe-math.Round(zMe)) > 1e-5 || math.Abs(zMe) > 1+1e-5 {
+				t.Fatalf("w %v: value %v of the side to move %d is no mix of an outcome and %v (z %v)", w, v[me], me, tv, zMe)
+			}
+			z0 := zMe
+			if me == 1 {
+				z0 = -zMe
+			}
+			if prev, ok := outcome[ex.GameID]; ok && math.Abs(prev-z0) > 1e-5 {
+				t.Fatalf("w %v: game %d mixes outcomes %v and %v", w, ex.GameID, prev, z0)
+			}
+			outcome[ex.GameID] = z0
+		}
+	}
+	// Targets from scores need an engine that reports them and two players.
+	_, err := RunBootstrap(context.Background(), AtaxxGame(), BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
+		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
+	if err == nil {
+		t.Fatal("greedy reports no scores: want an error")
+	}
+	four := AtaxxGame()
+	four.NumPlayers = 4
+	if _, err := RunBootstrap(context.Background(), four, BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
+		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), 1} }); err == nil {
+		t.Fatal("four players: want an error")
+	}
+}
+
 func TestGameSeedsDiffer(t *testing.T) {
 	seen := map[uint64]bool{}
 	for w := range 4 {

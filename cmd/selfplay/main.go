@@ -57,6 +57,8 @@ func run(args []string, stderr io.Writer) int {
 	depth := fs.Int("depth", 3, "with -bootstrap: alphabeta's search depth per move")
 	randomPlies := fs.Int("random-plies", 4, "with -bootstrap: random opening plies")
 	epsilon := fs.Float64("epsilon", 0.05, "with -bootstrap: chance of a random (unrecorded) move")
+	scoreWeight := fs.Float64("score-weight", 0, "with -bootstrap: weight of alphabeta's score in the value targets, (1-w)·outcome + w·tanh(score/scale)")
+	scoreScale := fs.Float64("score-scale", 300, "with -bootstrap: score (hundredths of a piece) per tanh unit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -82,8 +84,11 @@ func run(args []string, stderr io.Writer) int {
 	)
 	if *boot {
 		meta.Extra["mode"] = fmt.Sprintf("bootstrap alphabeta depth %d", *depth)
+		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
+		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
 		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *games, Duration: *duration, RandomPlies: *randomPlies,
-			Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth}, Seed: *seed, PerShard: *perShard, Meta: meta}
+			Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth}, ScoreWeight: *scoreWeight, ScoreScale: *scoreScale,
+			Seed: *seed, PerShard: *perShard, Meta: meta}
 		bc.Progress.Progress = stderr
 		st, err = selfplay.RunBootstrap(ctx, g, bc, *out, func(s uint64) engine.Engine[ataxx.Position, ataxx.Move] {
 			return alphabeta.NewWithOptions(alphabeta.Options{Seed: s, HashMB: 16})
