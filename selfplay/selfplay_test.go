@@ -260,14 +260,14 @@ func TestBootstrapScoreTargets(t *testing.T) {
 			if math.Abs(float64(v[0]+v[1])) > 1e-6 || v[2] != 0 || v[3] != 0 {
 				t.Fatalf("w %v: values %v are not zero-sum over two players", w, v)
 			}
-			// v[me] = (1-w)·z[me] + w·tanh(score/scale)
-			zMe := (float64(v[me]) - w*tv) / (1 - w + 1e-300)
 			if w == 1 {
 				if math.Abs(float64(v[me])-tv) > 1e-6 {
 					t.Fatalf("w 1: side to move %d has value %v, want tanh(1) = %v", me, v[me], tv)
 				}
 				continue
 			}
+			// v[me] = (1-w)·z[me] + w·tanh(score/scale), z[me] an outcome in {-1, 0, 1}
+			zMe := (float64(v[me]) - w*tv) / (1 - w)
 			if math.Abs(zMe-math.Round(zMe)) > 1e-5 || math.Abs(zMe) > 1+1e-5 {
 				t.Fatalf("w %v: value %v of the side to move %d is no mix of an outcome and %v (z %v)", w, v[me], me, tv, zMe)
 			}
