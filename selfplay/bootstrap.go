@@ -95,14 +95,13 @@ func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine
 	rng := mcts.NewRand(GameSeed(bc.Seed, worker, idx))
 	eng.NewGame()
 	pos := game.Start()
-	var exs []data.Example
-	var scores []mcts.Values // per recorded position with ScoreWeight: tanh(score/scale) per player
+	var exs []data.Example // with ScoreWeight, Values holds tanh(score/scale) per player until the end
 	var buf []M
 	moves := 0
 	for !pos.Terminal() {
 		if game.Adjudicate != nil {
 			if v, ok := game.Adjudicate(pos); ok {
-				setValues(exs, v, scores, bc.ScoreWeight)
+				setValues(exs, v, bc.ScoreWeight)
 				return exs, v, moves
 			}
 		}
@@ -115,32 +114,28 @@ func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine
 			ex := data.Example{Input: make([]float32, game.InputSize), GameID: GameID(worker, idx), Ply: moves,
 				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}}}
 			pos.Encode(ex.Input)
-			exs = append(exs, ex)
 			if bc.ScoreWeight > 0 {
 				_, score, _ := eng.(Scorer).Stats()
-				var v mcts.Values
 				t := float32(math.Tanh(float64(score) / bc.ScoreScale))
-				v[pos.ToMove()], v[1-pos.ToMove()] = t, -t
-				scores = append(scores, v)
+				ex.Values[pos.ToMove()], ex.Values[1-pos.ToMove()] = t, -t
 			}
+			exs = append(exs, ex)
 		}
 		pos = pos.Apply(m)
 		moves++
 	}
 	values := pos.Values()
-	setValues(exs, values, scores, bc.ScoreWeight)
+	setValues(exs, values, bc.ScoreWeight)
 	return exs, values, moves
 }
 
-// setValues writes the value targets: the outcome, mixed with the per-position search scores
-// at weight w when there are any.
-func setValues(exs []data.Example, outcome mcts.Values, scores []mcts.Values, w float64) {
+// setValues writes the value targets: the outcome, mixed at weight w > 0 with the squashed
+// search scores the examples' Values hold.
+func setValues(exs []data.Example, outcome mcts.Values, w float64) {
 	for i := range exs {
-		exs[i].Values = outcome
-		if i < len(scores) {
-			for p := range outcome {
-				exs[i].Values[p] = float32((1-w)*float64(outcome[p]) + w*float64(scores[i][p]))
-			}
+		v := &exs[i].Values
+		for p := range outcome {
+			v[p] = float32((1-w)*float64(outcome[p]) + w*float64(v[p]))
 		}
 	}
 }
