@@ -3,8 +3,6 @@ package nn
 import (
 	"fmt"
 	"math"
-
-	gblas "gonum.org/v1/gonum/blas/gonum"
 )
 
 // Net is a model compiled for fast CPU inference: BatchNorm folded into the convolutions,
@@ -223,15 +221,13 @@ func (n *Net) heads(batch int, policy, value []float32) {
 	}
 }
 
-var blas32 gblas.Implementation
-
 // axpy computes y += a*x over len(y) values.
 func (n *Net) axpy(a float32, x, y []float32) {
 	if n.simd {
 		axpySIMD(a, x[:len(y)], y)
 		return
 	}
-	blas32.Saxpy(len(y), a, x, 1, y, 1)
+	saxpy(a, x, y)
 }
 
 // dense computes out[b] = x[b] W + B for every b < batch, with ReLU when relu is set.

@@ -159,7 +159,7 @@ func winoProducts(k *wino, v, m []float32, T int) {
 		for i := range k.in {
 			u := k.u[(xi*k.in+i)*k.out : (xi*k.in+i+1)*k.out]
 			vr := v[xi*sv+i*T : xi*sv+(i+1)*T]
-			blas32.Sger(k.out, T, 1, u, 1, vr, 1, mx, T)
+			sger(k.out, T, u, vr, mx)
 		}
 	}
 }

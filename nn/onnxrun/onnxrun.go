@@ -1,4 +1,4 @@
-// Package onnxrun runs ONNX models exported by nn.Model.ExportONNXBatch with onnx-go v0.5.0
+// Package onnxrun runs ONNX models exported by colony/nn/onnx.ExportBatch with onnx-go v0.5.0
 // (gorgonnx backend). It exists to check the export against an independent runtime and lives
 // apart from package nn so that the agent binary does not link gorgonia.
 package onnxrun

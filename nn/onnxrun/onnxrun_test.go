@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"colony/nn"
+	"colony/nn/onnx"
 )
 
 // TestExportMatchesNet exports random models (BatchNorm statistics perturbed), runs them with
@@ -37,7 +38,7 @@ func TestExportMatchesNet(t *testing.T) {
 		}
 		const batch = 3
 		var buf bytes.Buffer
-		if err := m.ExportONNXBatch(&buf, batch); err != nil {
+		if err := onnx.ExportBatch(m, &buf, batch); err != nil {
 			t.Fatal(err)
 		}
 		r, err := Load(buf.Bytes())

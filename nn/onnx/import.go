@@ -1,4 +1,4 @@
-package nn
+package onnx
 
 import (
 	"encoding/binary"
@@ -11,21 +11,23 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"colony/nn"
 )
 
 // ONNX import: the weights of an ONNX model (for instance one trained with PyTorch and written
 // by torch.onnx.export) become a Colony Model. Only the graph's initializers are read, by name;
-// the graph's nodes are trusted to compute the Arch (see ImportONNX) and are looked at only to
+// the graph's nodes are trusted to compute the Arch (see Import) and are looked at only to
 // learn whether a Gemm takes its weight transposed. Field numbers are those of onnx.proto.
 
 // identityVar is the float32 BatchNorm variance v whose v+BNEps is closest to 1, so that with
 // gamma 1 and mean 0 the folded scale 1/sqrt(v+BNEps) is within 2^-27 of 1: multiplying a
 // float32 weight by it and rounding back to float32 gives the same weight, bit for bit. A conv
 // imported with folded BatchNorm gets these statistics, so that folding it again (the Net, or
-// ExportONNX) reproduces the imported weights and biases exactly.
+// Export) reproduces the imported weights and biases exactly.
 var identityVar = func() float32 {
-	v := float32(1 - BNEps)
-	dist := func(v float32) float64 { return math.Abs(float64(v) + BNEps - 1) }
+	v := float32(1 - nn.BNEps)
+	dist := func(v float32) float64 { return math.Abs(float64(v) + nn.BNEps - 1) }
 	for {
 		switch {
 		case dist(math.Nextafter32(v, 2)) < dist(v):
@@ -383,8 +385,8 @@ func (t *onnxTensor) values(want []int64, layout string) ([]float32, error) {
 	return v, nil
 }
 
-// ImportONNX reads the weights of an ONNX model of architecture a: a model written by
-// ExportONNX, or one trained elsewhere (e.g. PyTorch, torch.onnx.export) whose graph computes
+// Import reads the weights of an ONNX model of architecture a: a model written by
+// Export, or one trained elsewhere (e.g. PyTorch, torch.onnx.export) whose graph computes
 // the network Arch describes. The result has Step 0 and Meta {"source": "onnx"}.
 //
 // Only the graph's initializers are read, and they are matched BY NAME. Every tensor below must
@@ -405,7 +407,7 @@ func (t *onnxTensor) values(want []int64, layout string) ([]float32, error) {
 // BatchNorm in one of two forms:
 //
 //   - folded: <conv>.b [Out], with <conv>.w already scaled: the Conv's weight and bias after
-//     BatchNorm is folded into it. This is what ExportONNX writes, and what torch.onnx.export
+//     BatchNorm is folded into it. This is what Export writes, and what torch.onnx.export
 //     typically writes in eval mode (it fuses Conv and BatchNorm; a conv bias, if any, is
 //     folded in too). The Model gets BatchNorm gamma 1, beta b, mean 0 and a variance chosen
 //     so that folding it again gives back w and b bit for bit.
@@ -413,15 +415,15 @@ func (t *onnxTensor) values(want []int64, layout string) ([]float32, error) {
 //     input_mean and input_var of a BatchNormalization; a PyTorch BatchNorm2d's weight, bias,
 //     running_mean and running_var), with <conv>.w the raw convolution weight.
 //
-// Dense weights are [In, Out] (y = x W + b, Gemm with transB = 0, as ExportONNX writes them).
+// Dense weights are [In, Out] (y = x W + b, Gemm with transB = 0, as Export writes them).
 // A weight that is the B input of a Gemm node with transB = 1 in the graph, as PyTorch's
 // nn.Linear exports, is read as [Out, In] and transposed. Gemm nodes must have alpha = beta = 1
 // and transA = 0. The Flatten before each head's first dense layer is over NCHW order.
 //
-// If the file carries the "arch" metadata ExportONNX writes, it must equal a. Every problem
+// If the file carries the "arch" metadata Export writes, it must equal a. Every problem
 // with the tensors (missing, misshapen, non-float or extra ones) is reported in one error.
-func ImportONNX(r io.Reader, a Arch) (*Model, error) {
-	fail := func(err error) (*Model, error) { return nil, fmt.Errorf("nn: ImportONNX: %w", err) }
+func Import(r io.Reader, a nn.Arch) (*nn.Model, error) {
+	fail := func(err error) (*nn.Model, error) { return nil, fmt.Errorf("onnx: Import: %w", err) }
 	if err := a.Validate(); err != nil {
 		return fail(err)
 	}
@@ -438,7 +440,7 @@ func ImportONNX(r io.Reader, a Arch) (*Model, error) {
 		return fail(err)
 	}
 	if f.arch != "" {
-		var fa Arch
+		var fa nn.Arch
 		if err := json.Unmarshal([]byte(f.arch), &fa); err != nil {
 			return fail(fmt.Errorf("metadata arch: %w", err))
 		}
@@ -479,8 +481,8 @@ func ImportONNX(r io.Reader, a Arch) (*Model, error) {
 		}
 		return v
 	}
-	w := NewWeights(a)
-	conv := func(name string, c *Conv) {
+	w := nn.NewWeights(a)
+	conv := func(name string, c *nn.Conv) {
 		o := int64(c.Out)
 		if v := take(name+".w", []int64{o, int64(c.In), int64(c.K), int64(c.K)}, "conv weight out x in x k x k"); v != nil {
 			copy(c.W, v)
@@ -521,7 +523,7 @@ func ImportONNX(r io.Reader, a Arch) (*Model, error) {
 			}
 		}
 	}
-	dense := func(name string, d *Dense) {
+	dense := func(name string, d *nn.Dense) {
 		in, out := int64(d.In), int64(d.Out)
 		if transB[name+".w"] {
 			if v := take(name+".w", []int64{out, in}, "out x in: Gemm B with transB=1"); v != nil {
@@ -557,7 +559,7 @@ func ImportONNX(r io.Reader, a Arch) (*Model, error) {
 	for _, name := range f.order {
 		if !used[name] {
 			t := f.inits[name]
-			errs = append(errs, fmt.Errorf("unexpected initializer %q (%s %v): not a weight of this arch (see the names in ImportONNX's doc)",
+			errs = append(errs, fmt.Errorf("unexpected initializer %q (%s %v): not a weight of this arch (see the names in Import's doc)",
 				name, onnxTypeName(t.dataType), t.dims))
 		}
 	}
@@ -567,5 +569,5 @@ func ImportONNX(r io.Reader, a Arch) (*Model, error) {
 	if err := w.CheckShapes(a); err != nil {
 		return fail(err)
 	}
-	return &Model{Arch: a, Weights: w, Meta: map[string]string{"source": "onnx"}}, nil
+	return &nn.Model{Arch: a, Weights: w, Meta: map[string]string{"source": "onnx"}}, nil
 }

@@ -1,4 +1,4 @@
-package nn
+package onnx
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"colony/nn"
 )
 
 // testTensor is one initializer a test writes: FLOAT unless dataType is set.
@@ -79,12 +81,12 @@ func onnxModelBytes(ts []testTensor, nodes ...[]byte) []byte {
 
 // unfoldedTensors lists m's weights with BatchNorm unfolded (gamma/beta/mean/var), dense
 // weights [In, Out], cycling through the three data encodings.
-func unfoldedTensors(m *Model) []testTensor {
+func unfoldedTensors(m *nn.Model) []testTensor {
 	var ts []testTensor
 	add := func(name string, data []float32, dims ...int64) {
 		ts = append(ts, testTensor{name: name, dims: dims, data: data, enc: len(ts) % 3})
 	}
-	conv := func(name string, c *Conv) {
+	conv := func(name string, c *nn.Conv) {
 		o := int64(c.Out)
 		add(name+".w", c.W, o, int64(c.In), int64(c.K), int64(c.K))
 		add(name+".gamma", c.Gamma, o)
@@ -92,7 +94,7 @@ func unfoldedTensors(m *Model) []testTensor {
 		add(name+".mean", c.Mean, o)
 		add(name+".var", c.Var, o)
 	}
-	dense := func(name string, d *Dense) {
+	dense := func(name string, d *nn.Dense) {
 		add(name+".w", d.W, int64(d.In), int64(d.Out))
 		add(name+".b", d.B, int64(d.Out))
 	}
@@ -111,7 +113,7 @@ func unfoldedTensors(m *Model) []testTensor {
 }
 
 // transposed returns d.W laid out [Out][In], as PyTorch's nn.Linear stores it.
-func transposed(d *Dense) []float32 {
+func transposed(d *nn.Dense) []float32 {
 	t := make([]float32, len(d.W))
 	for i := range d.In {
 		for j := range d.Out {
@@ -122,24 +124,29 @@ func transposed(d *Dense) []float32 {
 }
 
 // assertSameForward checks that the Nets of a and b give bit-identical outputs.
-func assertSameForward(t *testing.T, what string, a, b *Model) {
+func assertSameForward(t *testing.T, what string, a, b *nn.Model) {
 	t.Helper()
 	const batch = 3
 	arch := a.Arch
 	in := randomInput(batch*arch.Planes*arch.Height*arch.Width, 5)
-	na, nb := backends(t, a, batch), backends(t, b, batch)
-	for i := range na {
-		pa, va := make([]float32, batch*arch.PolicySize), make([]float32, batch*arch.NumPlayers)
-		pb, vb := make([]float32, len(pa)), make([]float32, len(va))
-		if err := na[i].Forward(in, batch, pa, va); err != nil {
-			t.Fatal(err)
-		}
-		if err := nb[i].Forward(in, batch, pb, vb); err != nil {
-			t.Fatal(err)
-		}
-		if !slices32Equal(pa, pb) || !slices32Equal(va, vb) {
-			t.Errorf("%s/%s: imported model's outputs differ from the original's", what, na[i].Backend())
-		}
+	na, err := nn.NewNet(a, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := nn.NewNet(b, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, va := make([]float32, batch*arch.PolicySize), make([]float32, batch*arch.NumPlayers)
+	pb, vb := make([]float32, len(pa)), make([]float32, len(va))
+	if err := na.Forward(in, batch, pa, va); err != nil {
+		t.Fatal(err)
+	}
+	if err := nb.Forward(in, batch, pb, vb); err != nil {
+		t.Fatal(err)
+	}
+	if !slices32Equal(pa, pb) || !slices32Equal(va, vb) {
+		t.Errorf("%s/%s: imported model's outputs differ from the original's", what, na.Backend())
 	}
 }
 
@@ -162,7 +169,7 @@ func graphOf(t *testing.T, model []byte) []byte {
 }
 
 func TestIdentityVarFoldsToIdentity(t *testing.T) {
-	s := 1 / math.Sqrt(float64(identityVar)+BNEps)
+	s := 1 / math.Sqrt(float64(identityVar)+nn.BNEps)
 	if d := math.Abs(s - 1); !(d < 0x1p-26) {
 		t.Fatalf("identity BatchNorm scale is 1%+g, want within 2^-26 of 1", s-1)
 	}
@@ -178,15 +185,15 @@ func TestIdentityVarFoldsToIdentity(t *testing.T) {
 	}
 }
 
-func TestImportONNXFoldedRoundTrip(t *testing.T) {
+func TestImportFoldedRoundTrip(t *testing.T) {
 	for name, a := range testArches {
 		m := testModel(a, 21)
 		m.Step = 1234
 		var exp bytes.Buffer
-		if err := m.ExportONNX(&exp); err != nil {
+		if err := Export(m, &exp); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ImportONNX(bytes.NewReader(exp.Bytes()), a)
+		got, err := Import(bytes.NewReader(exp.Bytes()), a)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -196,7 +203,7 @@ func TestImportONNXFoldedRoundTrip(t *testing.T) {
 		if err := got.Weights.CheckShapes(a); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for _, p := range [][2]*Dense{{&m.Weights.PolicyFC, &got.Weights.PolicyFC},
+		for _, p := range [][2]*nn.Dense{{&m.Weights.PolicyFC, &got.Weights.PolicyFC},
 			{&m.Weights.ValueFC1, &got.Weights.ValueFC1}, {&m.Weights.ValueFC2, &got.Weights.ValueFC2}} {
 			if !reflect.DeepEqual(*p[0], *p[1]) {
 				t.Errorf("%s: dense weights differ after import", name)
@@ -205,7 +212,7 @@ func TestImportONNXFoldedRoundTrip(t *testing.T) {
 		// Exporting the imported model folds its BatchNorm again: the graph, initializers
 		// included, must come out byte for byte the same.
 		var again bytes.Buffer
-		if err := got.ExportONNX(&again); err != nil {
+		if err := Export(got, &again); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(graphOf(t, exp.Bytes()), graphOf(t, again.Bytes())) {
@@ -215,7 +222,7 @@ func TestImportONNXFoldedRoundTrip(t *testing.T) {
 	}
 }
 
-func TestImportONNXUnfoldedAndTransposed(t *testing.T) {
+func TestImportUnfoldedAndTransposed(t *testing.T) {
 	for name, a := range testArches {
 		m := testModel(a, 22)
 		ts := unfoldedTensors(m)
@@ -229,7 +236,7 @@ func TestImportONNXUnfoldedAndTransposed(t *testing.T) {
 		file := onnxModelBytes(ts,
 			gemmNode("value.fc1", "value.fc1.w", attrIntField("transB", 1)),
 			gemmNode("value.fc2", "value.fc2.w", attrIntField("transB", 0)))
-		got, err := ImportONNX(bytes.NewReader(file), a)
+		got, err := Import(bytes.NewReader(file), a)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -240,11 +247,11 @@ func TestImportONNXUnfoldedAndTransposed(t *testing.T) {
 	}
 }
 
-func TestImportONNXErrors(t *testing.T) {
+func TestImportErrors(t *testing.T) {
 	a := testArches["odd"]
 	m := testModel(a, 23)
 	var exp bytes.Buffer
-	if err := m.ExportONNX(&exp); err != nil {
+	if err := Export(m, &exp); err != nil {
 		t.Fatal(err)
 	}
 	good := unfoldedTensors(m)
@@ -268,7 +275,7 @@ func TestImportONNXErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		file []byte
-		arch Arch
+		arch nn.Arch
 		want []string
 	}{
 		{"truncated", exp.Bytes()[:exp.Len()/2], a, []string{"truncated or corrupt"}},
@@ -320,7 +327,7 @@ func TestImportONNXErrors(t *testing.T) {
 			[]string{`"stem.w" is stored in an external data file`}},
 	}
 	for _, c := range cases {
-		_, err := ImportONNX(bytes.NewReader(c.file), c.arch)
+		_, err := Import(bytes.NewReader(c.file), c.arch)
 		if err == nil {
 			t.Errorf("%s: imported without error", c.name)
 			continue

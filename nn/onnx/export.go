@@ -1,4 +1,8 @@
-package nn
+// Package onnx converts Colony models to and from ONNX: Export writes a model as an ONNX graph
+// (for other runtimes and tools), Import reads the weights of an ONNX model (for instance one
+// trained with PyTorch) into a Colony model. It lives apart from package nn so that nn, and
+// with it the agent, stays free of protobuf.
+package onnx
 
 import (
 	"encoding/binary"
@@ -9,6 +13,8 @@ import (
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"colony/nn"
 )
 
 // ONNX export. The protobuf is encoded by hand with protowire (no generated code); the field
@@ -29,21 +35,21 @@ const (
 	attrInts      = 7 // AttributeProto.INTS
 )
 
-// ExportONNX writes m as an ONNX model with a symbolic batch dimension ("N").
+// Export writes m as an ONNX model with a symbolic batch dimension ("N").
 //
 // Initializers are named after the layers: <conv>.w [Out, In, K, K] and <conv>.b [Out] with
 // BatchNorm folded in (conv = stem, block<i>.conv1, block<i>.conv2, policy.conv, value.conv),
 // and <fc>.w [In, Out] (Gemm, transB 0) and <fc>.b [Out] (fc = policy.fc, value.fc1,
-// value.fc2). ImportONNX reads these names back, from this exporter or from another tool.
-func (m *Model) ExportONNX(w io.Writer) error { return m.exportONNX(w, 0) }
+// value.fc2). Import reads these names back, from this exporter or from another tool.
+func Export(m *nn.Model, w io.Writer) error { return export(m, w, 0) }
 
-// ExportONNXBatch writes m as an ONNX model with a fixed batch size (onnx-go v0.5.0 needs
+// ExportBatch writes m as an ONNX model with a fixed batch size (onnx-go v0.5.0 needs
 // concrete input shapes).
-func (m *Model) ExportONNXBatch(w io.Writer, batch int) error {
+func ExportBatch(m *nn.Model, w io.Writer, batch int) error {
 	if batch < 1 {
-		return fmt.Errorf("nn: ExportONNXBatch: batch %d < 1", batch)
+		return fmt.Errorf("onnx: ExportBatch: batch %d < 1", batch)
 	}
-	return m.exportONNX(w, batch)
+	return export(m, w, batch)
 }
 
 type onnxBuilder struct {
@@ -138,8 +144,21 @@ func valueInfo(name string, dims ...int64) []byte {
 	return vi
 }
 
+// fold returns the BatchNorm scale and shift of c, y = scale*conv(x) + shift, computed as the
+// nn.Net folds it.
+func fold(c *nn.Conv) (scale, shift []float64) {
+	scale = make([]float64, c.Out)
+	shift = make([]float64, c.Out)
+	for o := range c.Out {
+		s := float64(c.Gamma[o]) / math.Sqrt(float64(c.Var[o])+nn.BNEps)
+		scale[o] = s
+		shift[o] = float64(c.Beta[o]) - float64(c.Mean[o])*s
+	}
+	return scale, shift
+}
+
 // conv adds a folded convolution (+ bias) node.
-func (g *onnxBuilder) conv(name, in string, c *Conv) string {
+func (g *onnxBuilder) conv(name, in string, c *nn.Conv) string {
 	scale, shift := fold(c)
 	w := make([]float32, len(c.W))
 	per := c.In * c.K * c.K
@@ -161,7 +180,7 @@ func (g *onnxBuilder) conv(name, in string, c *Conv) string {
 		attrIntsField("strides", 1, 1), attrIntsField("dilations", 1, 1))
 }
 
-func (g *onnxBuilder) gemm(name, in string, d *Dense) string {
+func (g *onnxBuilder) gemm(name, in string, d *nn.Dense) string {
 	wn := g.floatInit(name+".w", d.W, int64(d.In), int64(d.Out))
 	bn := g.floatInit(name+".b", d.B, int64(d.Out))
 	return g.node("Gemm", name, []string{in, wn, bn}, name+".out")
@@ -171,10 +190,10 @@ func (g *onnxBuilder) unary(op, in string) string {
 	return g.node(op, in+"."+op, []string{in}, in+"."+op)
 }
 
-func (m *Model) exportONNX(w io.Writer, batch int) error {
+func export(m *nn.Model, w io.Writer, batch int) error {
 	a := m.Arch
 	if err := m.Weights.CheckShapes(a); err != nil {
-		return fmt.Errorf("nn: ExportONNX: %w", err)
+		return fmt.Errorf("onnx: Export: %w", err)
 	}
 	g := &onnxBuilder{}
 	x := g.unary("Relu", g.conv("stem", "input", &m.Weights.Stem))
@@ -206,7 +225,7 @@ func (m *Model) exportONNX(w io.Writer, batch int) error {
 
 	archJSON, err := json.Marshal(a)
 	if err != nil {
-		return fmt.Errorf("nn: ExportONNX: %w", err)
+		return fmt.Errorf("onnx: Export: %w", err)
 	}
 	props := [][2]string{
 		{"game", a.Game}, {"encoder_version", strconv.Itoa(a.EncoderVersion)},
@@ -215,14 +234,14 @@ func (m *Model) exportONNX(w io.Writer, batch int) error {
 	}
 	metaJSON, err := json.Marshal(m.Meta)
 	if err != nil {
-		return fmt.Errorf("nn: ExportONNX: metadata: %w", err)
+		return fmt.Errorf("onnx: Export: metadata: %w", err)
 	}
 	props = append(props, [2]string{"meta", string(metaJSON)})
 
 	var model []byte
 	model = appendVarint(model, 1, onnxIRVersion)
 	model = appendString(model, 2, "colony")
-	model = appendString(model, 3, strconv.Itoa(FormatVersion))
+	model = appendString(model, 3, strconv.Itoa(nn.FormatVersion))
 	var opset []byte
 	opset = appendString(opset, 1, "")
 	opset = appendVarint(opset, 2, onnxOpset)
@@ -235,7 +254,7 @@ func (m *Model) exportONNX(w io.Writer, batch int) error {
 		model = appendBytes(model, 14, e)
 	}
 	if _, err := w.Write(model); err != nil {
-		return fmt.Errorf("nn: ExportONNX: %w", err)
+		return fmt.Errorf("onnx: Export: %w", err)
 	}
 	return nil
 }

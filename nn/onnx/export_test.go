@@ -1,10 +1,12 @@
-package nn
+package onnx
 
 import (
 	"bytes"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"colony/nn"
 )
 
 // fields decodes one protobuf message into its fields (number -> raw values; varints as
@@ -41,9 +43,9 @@ func fields(t *testing.T, b []byte) map[protowire.Number][]any {
 }
 
 func TestExportONNXStructure(t *testing.T) {
-	m := NewRandom(AtaxxArch(2, 4), 1)
+	m := nn.NewRandom(ataxxArch(2, 4), 1)
 	var buf bytes.Buffer
-	if err := m.ExportONNX(&buf); err != nil {
+	if err := Export(m, &buf); err != nil {
 		t.Fatal(err)
 	}
 	model := fields(t, buf.Bytes())
