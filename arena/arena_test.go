@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"colony/game/ataxx"
+	"colony/games"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -36,11 +38,7 @@ func TestMain(m *testing.M) {
 
 func bacteria(t *testing.T) Rules {
 	t.Helper()
-	r, err := Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return games.NewRules(ataxx.Def())
 }
 
 func agent(args ...string) []string { return append([]string{testagent}, args...) }
@@ -225,34 +223,6 @@ func TestExpand(t *testing.T) {
 	}
 	if AgentSeed(9, 3, "a") == AgentSeed(10, 3, "a") {
 		t.Error("the match seed does not change the agent seeds")
-	}
-}
-
-func TestLookup(t *testing.T) {
-	if _, err := Lookup("catch-the-mouse"); err == nil || !strings.Contains(err.Error(), "not implemented yet") {
-		t.Errorf("catch-the-mouse: %v", err)
-	}
-	if _, err := Lookup("chess"); err == nil || !strings.Contains(err.Error(), "unknown game") {
-		t.Errorf("chess: %v", err)
-	}
-}
-
-func TestParseMove(t *testing.T) {
-	for line, want := range map[string]Coords{
-		"MOVE 1 2 3 4":       {1, 2, 3, 4},
-		"MOVE -1 -1 -1 -1":   PassCoords,
-		"  MOVE 7 7 6 6   ":  {7, 7, 6, 6},
-		"MOVE\t1 1\t2 2":     {1, 1, 2, 2},
-		"MOVE 100 0 -5 3000": {100, 0, -5, 3000}, // well-formed; legality is the game's
-	} {
-		if got, err := parseMove(line); err != nil || got != want {
-			t.Errorf("parseMove(%q) = %v, %v", line, got, err)
-		}
-	}
-	for _, line := range []string{"", "MOVE", "MOVE 1 2 3", "MOVE 1 2 3 4 5", "move 1 2 3 4", "MOVE a b c d", "OK", "MOVE 1.0 2 3 4"} {
-		if _, err := parseMove(line); err == nil {
-			t.Errorf("parseMove(%q) accepted", line)
-		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"colony/judge"
 	"fmt"
 	"io"
 	"strconv"
@@ -124,7 +125,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 	cfg.Defaults()
 	rec := &Record{
 		Format: RecordFormat, Version: RecordVersion,
-		Game: cfg.Rules.Name(), Index: spec.Index, Seed: cfg.Seed,
+		Game: cfg.Rules.Info().Name, Index: spec.Index, Seed: cfg.Seed,
 		OpeningIndex: spec.OpeningIndex, Opening: spec.Opening, Start: spec.Start.String(),
 		AFirst: spec.AFirst, ACmd: strings.Join(cfg.A, " "), BCmd: strings.Join(cfg.B, " "),
 		ClockMs: cfg.Clock.Milliseconds(), RSSLimitMB: cfg.Mem.RSS >> 20, ASLimitMB: cfg.Mem.AS >> 20,
@@ -179,7 +180,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 	var sent [2]time.Time
 	for c, s := range seats {
 		sent[c] = time.Now()
-		if err := s.proc.send([...]string{"READY FIRST", "READY SECOND"}[c]); err != nil {
+		if err := s.proc.send(judge.ReadyLine(c)); err != nil {
 			fault(s, Crash, "writing READY: "+err.Error(), "")
 		}
 	}
@@ -191,7 +192,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 		switch {
 		case timedOut || ev.err != nil:
 			readErr(s, ev, timedOut, fmt.Sprintf("OK within %v", cfg.ReadyLimit))
-		case strings.TrimSpace(ev.text) != "OK":
+		case strings.TrimSpace(ev.text) != judge.OK:
 			fault(s, RE, "expected OK after READY", ev.text)
 		case ev.at.Sub(sent[c]) > cfg.ReadyLimit:
 			fault(s, TLE, fmt.Sprintf("OK after %v, limit %v", ev.at.Sub(sent[c]).Round(time.Millisecond), cfg.ReadyLimit), "")
@@ -201,18 +202,18 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 	state := spec.Start
 	if seats[0].fault == nil && seats[1].fault == nil && len(spec.Opening) > 0 {
 		for _, s := range seats {
-			if err := s.proc.send("POSITION " + state.String()); err != nil {
+			if err := s.proc.send(judge.PositionLine(state.String())); err != nil {
 				fault(s, Crash, "writing POSITION: "+err.Error(), "")
 			}
 		}
 	}
 
-	names := cfg.Rules.PlayerNames()
+	names := cfg.Rules.Info().PlayerNames
 	for seats[0].fault == nil && seats[1].fault == nil && !state.Terminal() {
 		c := state.ToMove()
 		s, o := seats[c], seats[1-c]
 		t0 := time.Now()
-		if err := s.proc.send(fmt.Sprintf("TURN %d %d", s.clock.Milliseconds(), o.clock.Milliseconds())); err != nil {
+		if err := s.proc.send(judge.TurnLine(s.clock, o.clock)); err != nil {
 			fault(s, Crash, "writing TURN: "+err.Error(), "")
 			break
 		}
@@ -226,7 +227,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 			fault(s, TLE, fmt.Sprintf("a move after %d ms with %d ms left on the clock", elapsed.Milliseconds(), s.clock.Milliseconds()), ev.text)
 			break
 		}
-		mv, perr := parseMove(ev.text)
+		mv, perr := judge.ParseMove(ev.text)
 		if perr != nil {
 			fault(s, RE, perr.Error(), ev.text)
 			break
@@ -244,7 +245,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 			ClockMs: [2]int64{seats[0].clock.Milliseconds(), seats[1].clock.Milliseconds()},
 		})
 		if !state.Terminal() {
-			if err := o.proc.send(fmt.Sprintf("OPP %s %d", mv, elapsed.Milliseconds())); err != nil {
+			if err := o.proc.send(judge.OppLine(mv, elapsed)); err != nil {
 				fault(o, Crash, "writing OPP: "+err.Error(), "")
 			}
 		}
@@ -252,7 +253,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 
 	for _, s := range seats {
 		if s.fault == nil {
-			_ = s.proc.send("FINISH") // an agent that is gone by now has done its job
+			_ = s.proc.send(judge.Finish) // an agent that is gone by now has done its job
 		}
 	}
 	for _, s := range []*seat{a, b} {
@@ -331,21 +332,4 @@ func expand(argv []string, seed uint64, index int, player string) []string {
 		out[i] = strings.ReplaceAll(w, "{game}", strconv.Itoa(index))
 	}
 	return out
-}
-
-// parseMove reads "MOVE x1 y1 x2 y2".
-func parseMove(line string) (Coords, error) {
-	f := strings.Fields(line)
-	if len(f) != 5 || f[0] != "MOVE" {
-		return Coords{}, fmt.Errorf("malformed line: want MOVE x1 y1 x2 y2")
-	}
-	var c Coords
-	for i := range c {
-		v, err := strconv.Atoi(f[i+1])
-		if err != nil {
-			return Coords{}, fmt.Errorf("malformed line: %q is not an integer", f[i+1])
-		}
-		c[i] = v
-	}
-	return c, nil
 }

@@ -78,7 +78,7 @@ func Openings(rules Rules, n, plies int, seed uint64) []Spec {
 					c := st.RandomMove(r)
 					next, err := st.Play(c)
 					if err != nil {
-						panic(fmt.Sprintf("arena: %s: RandomMove gave an illegal move %v: %v", rules.Name(), c, err))
+						panic(fmt.Sprintf("arena: %s: RandomMove gave an illegal move %v: %v", rules.Info().Name, c, err))
 					}
 					st, open = next, append(open, c)
 				}
@@ -136,7 +136,7 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 	}()
 	go func() { wg.Wait(); close(results) }()
 
-	sum := &Summary{Game: cfg.Rules.Name(), Seed: cfg.Seed, Openings: cfg.Openings,
+	sum := &Summary{Game: cfg.Rules.Info().Name, Seed: cfg.Seed, Openings: cfg.Openings,
 		ClockMs: cfg.Clock.Milliseconds(), OutDir: cfg.OutDir, AScore: 0.5}
 	sum.ACmd, sum.BCmd = strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")
 	var firstErr error
@@ -176,4 +176,17 @@ func WriteJSON(path string, v any) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return nil
+}
+
+// StderrTail returns the last n lines of an agent's captured stderr, each indented, ending
+// with a newline ("" for none).
+func StderrTail(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return ""
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "    " + strings.Join(lines, "\n    ") + "\n"
 }

@@ -1,45 +1,39 @@
 package data
 
-import "colony/game/ataxx"
+import "colony/games"
 
-// Augmenter maps training examples through a game's board symmetries. Symmetry 0 must be the
-// identity. TransformInput writes the image of the input src into dst (no aliasing);
-// TransformPolicyIndex maps a dense policy index so that the policy entry of a move becomes
-// the entry of the transformed move.
-type Augmenter interface {
-	NumSymmetries() int
-	TransformInput(k int, src, dst []float32)
-	TransformPolicyIndex(k, idx int) int
-}
+// Augmenter maps training examples through a game's symmetries (games.Symmetries: symmetry 0
+// is the identity; inputs, policy indices and the seats of the values are mapped).
+type Augmenter = games.Symmetries
 
 // NoAugment is the Augmenter with only the identity.
-type NoAugment struct{}
+type NoAugment = games.NoSymmetry
 
-func (NoAugment) NumSymmetries() int                       { return 1 }
-func (NoAugment) TransformInput(_ int, src, dst []float32) { copy(dst, src) }
-func (NoAugment) TransformPolicyIndex(_, idx int) int      { return idx }
-
-// AtaxxAugmenter applies the 8 symmetries of the 7x7 Bacteria War board to examples encoded
-// by ataxx encoder version ataxx.EncoderVersion.
-type AtaxxAugmenter struct{}
-
-func (AtaxxAugmenter) NumSymmetries() int                       { return ataxx.NumSymmetries }
-func (AtaxxAugmenter) TransformInput(k int, src, dst []float32) { ataxx.SymInput(k, src, dst) }
-func (AtaxxAugmenter) TransformPolicyIndex(k, idx int) int      { return ataxx.SymPolicyIndex(k, idx) }
-
-// AtaxxMeta returns a Meta with the header fields of ataxx examples filled in (game "bacteria-war",
-// the current encoder version, sizes, one plane per board cell set); the caller adds the
+// MetaFor returns a Meta with the header fields of the game's examples filled in (name,
+// encoder version, sizes, one packing plane per board cell set); the caller adds the
 // provenance fields.
-func AtaxxMeta() Meta {
+func MetaFor(info games.Info) Meta {
 	return Meta{
-		Game:           AtaxxGame,
-		EncoderVersion: ataxx.EncoderVersion,
-		InputSize:      ataxx.InputSize,
-		PolicySize:     ataxx.PolicySize,
-		PlaneSize:      ataxx.NumSquares,
-		NumPlayers:     ataxx.NumPlayers,
+		Game:           info.Name,
+		EncoderVersion: info.EncoderVersion,
+		InputSize:      info.InputSize(),
+		PolicySize:     info.PolicySize,
+		PlaneSize:      info.PlaneSize(),
+		NumPlayers:     info.Players(),
 	}
 }
 
-// AtaxxGame is the game name stored in Bacteria War shards.
-const AtaxxGame = "bacteria-war"
+// permuteSeats moves each player's value to its seat under symmetry k (a no-op for the
+// symmetries of most games, which keep every player's role).
+func permuteSeats(aug Augmenter, k int, v *[games.MaxPlayers]float32) {
+	var out [games.MaxPlayers]float32
+	moved := false
+	for p := range games.MaxPlayers {
+		s := aug.Seat(k, p)
+		out[s] = v[p]
+		moved = moved || s != p
+	}
+	if moved {
+		*v = out
+	}
+}

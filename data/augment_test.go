@@ -41,7 +41,7 @@ func testPositions(t *testing.T) []ataxx.Position {
 }
 
 func TestAtaxxAugmenterMatchesTransformedPosition(t *testing.T) {
-	var aug Augmenter = AtaxxAugmenter{}
+	var aug Augmenter = ataxx.Symmetries{}
 	if aug.NumSymmetries() != 8 {
 		t.Fatalf("%d symmetries", aug.NumSymmetries())
 	}
@@ -110,7 +110,7 @@ func TestSampleAugmentsConsistently(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "readme"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	aug := AtaxxAugmenter{}
+	aug := ataxx.Symmetries{}
 	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: ataxx.EncoderVersion, Capacity: 1000, Augmenter: aug})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"colony/game/ataxx"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -110,7 +111,7 @@ func BenchmarkWindowSample(b *testing.B) {
 	if err := WriteShard(filepath.Join(dir, "a.shard"), testMeta(), benchSet()); err != nil {
 		b.Fatal(err)
 	}
-	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: benchExamples, Augmenter: AtaxxAugmenter{}})
+	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: benchExamples, Augmenter: ataxx.Symmetries{}})
 	if err != nil {
 		b.Fatal(err)
 	}

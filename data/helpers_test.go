@@ -65,7 +65,7 @@ func visitPolicy(rng *rand.Rand, moves []ataxx.Move) []PolicyEntry {
 }
 
 func testMeta() Meta {
-	m := AtaxxMeta()
+	m := MetaFor(ataxx.Info)
 	m.ModelSHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 	m.Generation = 3
 	m.Seed = 42

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"colony/game/ataxx"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -94,7 +95,7 @@ func TestRoundTripAllPlaneKinds(t *testing.T) {
 
 func TestWriteRejectsBadExamples(t *testing.T) {
 	good := genAtaxx(2, 1)[0]
-	meta := AtaxxMeta()
+	meta := MetaFor(ataxx.Info)
 	cases := map[string]func(e *Example){
 		"short input":     func(e *Example) { e.Input = e.Input[:10] },
 		"no policy":       func(e *Example) { e.Policy = nil },

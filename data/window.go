@@ -182,6 +182,7 @@ func (w *Window) Sample(rng *rand.Rand, n int, dst []Example) ([]Example, error)
 		for j := range ex.Policy {
 			ex.Policy[j].Index = int32(w.aug.TransformPolicyIndex(k, int(ex.Policy[j].Index)))
 		}
+		permuteSeats(w.aug, k, &ex.Values)
 	}
 	return dst, nil
 }

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"colony/game/ataxx"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -181,7 +182,7 @@ func TestSampleUniformNoAugment(t *testing.T) {
 func TestSampleNoAllocs(t *testing.T) {
 	dir := t.TempDir()
 	writeAged(t, dir, "a.shard", 1, 200, time.Now(), 0)
-	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1000, Augmenter: AtaxxAugmenter{}})
+	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1000, Augmenter: ataxx.Symmetries{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
-// Package models embeds Colony's shipped networks. Promoted models live in models/<game>/ as
-// NNNNNN.model (the generation number); the highest number is the game's best model and the
-// default of `agent -engine mcts`.
+// Package models embeds Colony's shipped networks: every models/<game>/NNNNNN.model (the
+// generation number) of every game is embedded; the highest number is the game's best model
+// and the default of `agent -game <game> -engine mcts`.
 package models
 
 import (
@@ -13,10 +13,11 @@ import (
 	"sort"
 	"strings"
 
+	"colony/games"
 	"colony/nn"
 )
 
-//go:embed bacteria-war
+//go:embed */*.model
 var files embed.FS
 
 // List returns the embedded model names of game, oldest generation first.
@@ -53,9 +54,11 @@ func Best(game string) (data []byte, name string, ok bool) {
 // ErrNoModel says that no model file was given and none is embedded for the game.
 var ErrNoModel = errors.New("models: no model file given and none embedded")
 
-// Load reads the model at path, or game's best embedded model when path is "", and checks
-// that it fits the game and encoder version. The name says where it came from.
-func Load(game string, encoderVersion int, path string) (m *nn.Model, name string, err error) {
+// Load reads the model at path, or the game's best embedded model when path is "", and
+// checks that it fits the game (name, encoder version, grid, policy size, players). The name
+// says where it came from; every error names the file.
+func Load(info games.Info, path string) (m *nn.Model, name string, err error) {
+	game := info.Name
 	if path != "" {
 		m, err = nn.Load(path)
 		name = path
@@ -70,7 +73,7 @@ func Load(game string, encoderVersion int, path string) (m *nn.Model, name strin
 	if err != nil {
 		return nil, "", fmt.Errorf("models: %s: %w", name, err)
 	}
-	if err := m.Check(game, encoderVersion); err != nil {
+	if err := m.CheckFor(info); err != nil {
 		return nil, "", fmt.Errorf("models: %s: %w", name, err)
 	}
 	return m, name, nil

@@ -12,8 +12,8 @@ import (
 )
 
 func TestEmbeddedBest(t *testing.T) {
-	names := List(nn.AtaxxGame)
-	m, name, err := Load(nn.AtaxxGame, ataxx.EncoderVersion, "")
+	names := List(ataxx.Info.Name)
+	m, name, err := Load(ataxx.Info, "")
 	if len(names) == 0 {
 		if !errors.Is(err, ErrNoModel) {
 			t.Fatalf("no model embedded, but Load says %v", err)
@@ -34,20 +34,30 @@ func TestEmbeddedBest(t *testing.T) {
 func TestLoadChecksFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.model")
-	if err := nn.NewRandom(nn.AtaxxArch(1, 4), 1).Save(good); err != nil {
+	if err := nn.NewRandom(nn.ArchFor(ataxx.Info, 1, 4), 1).Save(good); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Load(nn.AtaxxGame, ataxx.EncoderVersion, good); err != nil {
+	if _, _, err := Load(ataxx.Info, good); err != nil {
 		t.Fatalf("good model refused: %v", err)
 	}
-	if _, _, err := Load(nn.AtaxxGame, ataxx.EncoderVersion+1, good); err == nil {
-		t.Error("a model for another encoder version was accepted")
+	other := ataxx.Info
+	other.EncoderVersion++
+	if _, _, err := Load(other, good); err == nil || !strings.Contains(err.Error(), "good.model") {
+		t.Errorf("a model for another encoder version: %v (want an error naming the file)", err)
+	}
+	other = ataxx.Info
+	other.Name = "catch-the-mouse"
+	if _, _, err := Load(other, good); err == nil || !strings.Contains(err.Error(), "bacteria-war") {
+		t.Errorf("a model for another game: %v (want an error naming both games)", err)
+	}
+	if _, _, err := Load(ataxx.Info, filepath.Join(dir, "missing.model")); err == nil || !strings.Contains(err.Error(), "missing.model") {
+		t.Errorf("missing model: %v (want an error naming the file)", err)
 	}
 	data, _ := os.ReadFile(good)
 	data[len(data)-3] ^= 0x40
 	bad := filepath.Join(dir, "bad.model")
 	os.WriteFile(bad, data, 0o644)
-	if _, _, err := Load(nn.AtaxxGame, ataxx.EncoderVersion, bad); err == nil || !strings.Contains(err.Error(), "bad.model") {
+	if _, _, err := Load(ataxx.Info, bad); err == nil || !strings.Contains(err.Error(), "bad.model") {
 		t.Errorf("corrupted model: %v (want an error naming the file)", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // computed from that CPU time, which stays meaningful when other processes share the cores.
 func BenchmarkForward(b *testing.B) {
 	for _, size := range [][2]int{{4, 32}, {6, 64}} {
-		a := AtaxxArch(size[0], size[1])
+		a := ArchFor(ataxx.Info, size[0], size[1])
 		m := testModel(a, 1)
 		for _, batch := range []int{1, 8} {
 			b.Run(fmt.Sprintf("%dx%d/batch%d", size[0], size[1], batch), func(b *testing.B) {

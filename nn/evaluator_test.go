@@ -10,7 +10,7 @@ import (
 )
 
 func TestEvaluatorAtaxx(t *testing.T) {
-	a := AtaxxArch(2, 8)
+	a := ArchFor(ataxx.Info, 2, 8)
 	m := testModel(a, 60)
 	net, err := NewNet(m, 4) // 11 requests: chunks of 4, 4 and 3
 	if err != nil {

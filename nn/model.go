@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"colony/game/ataxx"
+	"colony/games"
 )
 
 // Model is a trained (or freshly initialised) network: its architecture, its weights, the
@@ -18,33 +18,31 @@ type Model struct {
 	Meta    map[string]string
 }
 
-// Bacteria War (Ataxx 7x7) head sizes chosen by AtaxxArch. Two policy channels are enough for
-// an AlphaZero-style policy head of this size (a 98-wide flatten feeding 834 logits); one value
-// channel and 64 hidden units is the usual small value head.
+// Head sizes chosen by ArchFor. Two policy channels are enough for an AlphaZero-style policy
+// head of this size (for Bacteria War a 98-wide flatten feeding 834 logits); one value channel
+// and 64 hidden units is the usual small value head.
 const (
-	AtaxxGame           = "bacteria-war"
-	AtaxxPolicyChannels = 2
-	AtaxxValueChannels  = 1
-	AtaxxValueHidden    = 64
+	DefaultPolicyChannels = 2
+	DefaultValueChannels  = 1
+	DefaultValueHidden    = 64
 )
 
-// AtaxxArch returns the residual architecture with the given trunk size on the Ataxx encoding
-// (ataxx.EncoderVersion, ataxx.NumPlanes planes of 7x7, ataxx.PolicySize logits, 2 players),
-// with the head sizes above.
-func AtaxxArch(blocks, channels int) Arch {
+// ArchFor returns the residual architecture with the given trunk size on a game's encoding
+// (its encoder version, planes, grid, policy size and players), with the head sizes above.
+func ArchFor(info games.Info, blocks, channels int) Arch {
 	return Arch{
-		Game:           AtaxxGame,
-		EncoderVersion: ataxx.EncoderVersion,
-		Planes:         ataxx.NumPlanes,
-		Height:         ataxx.Size,
-		Width:          ataxx.Size,
+		Game:           info.Name,
+		EncoderVersion: info.EncoderVersion,
+		Planes:         info.Planes,
+		Height:         info.Height,
+		Width:          info.Width,
 		Blocks:         blocks,
 		Channels:       channels,
-		PolicyChannels: AtaxxPolicyChannels,
-		PolicySize:     ataxx.PolicySize,
-		ValueChannels:  AtaxxValueChannels,
-		ValueHidden:    AtaxxValueHidden,
-		NumPlayers:     ataxx.NumPlayers,
+		PolicyChannels: DefaultPolicyChannels,
+		PolicySize:     info.PolicySize,
+		ValueChannels:  DefaultValueChannels,
+		ValueHidden:    DefaultValueHidden,
+		NumPlayers:     info.Players(),
 	}
 }
 
@@ -283,6 +281,23 @@ func (m *Model) Check(game string, encoderVersion int) error {
 	}
 	if m.Arch.EncoderVersion != encoderVersion {
 		errs = append(errs, fmt.Errorf("nn: model uses encoder version %d, want %d", m.Arch.EncoderVersion, encoderVersion))
+	}
+	return errors.Join(errs...)
+}
+
+// CheckFor is Check plus the encoder grid, policy size and players of info: a model that a
+// game cannot feed or read is refused with every mismatch named.
+func (m *Model) CheckFor(info games.Info) error {
+	errs := []error{m.Check(info.Name, info.EncoderVersion)}
+	a := m.Arch
+	if a.Planes != info.Planes || a.Height != info.Height || a.Width != info.Width {
+		errs = append(errs, fmt.Errorf("nn: model input is %dx%dx%d, the game encodes %dx%dx%d", a.Planes, a.Height, a.Width, info.Planes, info.Height, info.Width))
+	}
+	if a.PolicySize != info.PolicySize {
+		errs = append(errs, fmt.Errorf("nn: model has %d policy logits, the game %d", a.PolicySize, info.PolicySize))
+	}
+	if a.NumPlayers != info.Players() {
+		errs = append(errs, fmt.Errorf("nn: model values %d players, the game has %d", a.NumPlayers, info.Players()))
 	}
 	return errors.Join(errs...)
 }

@@ -22,7 +22,7 @@ func encodeModel(t *testing.T, m *Model) []byte {
 }
 
 func TestModelRoundTrip(t *testing.T) {
-	m := testModel(AtaxxArch(2, 8), 1)
+	m := testModel(ArchFor(ataxx.Info, 2, 8), 1)
 	m.Step = 12345
 	m.Meta = map[string]string{"run": "test", "lr": "0.002"}
 	path := filepath.Join(t.TempDir(), "model.bin")
@@ -52,7 +52,7 @@ func TestModelRoundTrip(t *testing.T) {
 }
 
 func TestModelFileCorruption(t *testing.T) {
-	m := testModel(AtaxxArch(1, 4), 2)
+	m := testModel(ArchFor(ataxx.Info, 1, 4), 2)
 	m.Meta = map[string]string{"k": "v"}
 	good := encodeModel(t, m)
 	read := func(b []byte) error {
@@ -95,7 +95,7 @@ func TestModelFileCorruption(t *testing.T) {
 }
 
 func TestModelCheck(t *testing.T) {
-	m := NewRandom(AtaxxArch(1, 4), 3)
+	m := NewRandom(ArchFor(ataxx.Info, 1, 4), 3)
 	if err := m.Check("bacteria-war", ataxx.EncoderVersion); err != nil {
 		t.Fatal(err)
 	}
@@ -110,12 +110,12 @@ func TestModelCheck(t *testing.T) {
 }
 
 func TestWriteRefusesMisshapenWeights(t *testing.T) {
-	m := NewRandom(AtaxxArch(2, 4), 4)
+	m := NewRandom(ArchFor(ataxx.Info, 2, 4), 4)
 	m.Weights.Blocks = m.Weights.Blocks[:1]
 	if err := m.Write(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "blocks") {
 		t.Errorf("error %v, want one about the blocks", err)
 	}
-	m = NewRandom(AtaxxArch(2, 4), 4)
+	m = NewRandom(ArchFor(ataxx.Info, 2, 4), 4)
 	m.Weights.PolicyFC.B = m.Weights.PolicyFC.B[:3]
 	if err := m.Write(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "policy.fc.b") {
 		t.Errorf("error %v, want one naming policy.fc.b", err)

@@ -12,8 +12,8 @@ import (
 // testArches covers the Ataxx nets, a net whose channels are not a multiple of 4 (portable
 // kernels only) and a non-square board with more players.
 var testArches = map[string]Arch{
-	"ataxx-2x8": AtaxxArch(2, 8),
-	"ataxx-1x6": AtaxxArch(1, 6),
+	"ataxx-2x8": ArchFor(ataxx.Info, 2, 8),
+	"ataxx-1x6": ArchFor(ataxx.Info, 1, 6),
 	"odd": {Game: "odd", EncoderVersion: 1, Planes: 3, Height: 5, Width: 6, Blocks: 2, Channels: 12,
 		PolicyChannels: 3, PolicySize: 31, ValueChannels: 2, ValueHidden: 9, NumPlayers: 3},
 	"no-blocks": {Game: "nb", EncoderVersion: 1, Planes: 2, Height: 4, Width: 4, Blocks: 0, Channels: 4,
@@ -61,7 +61,7 @@ func TestForwardMatchesReference(t *testing.T) {
 }
 
 func TestForwardAtaxxPositionsMatchReference(t *testing.T) {
-	m := testModel(AtaxxArch(3, 16), 20)
+	m := testModel(ArchFor(ataxx.Info, 3, 16), 20)
 	ps := randomPositions(8, 5)
 	in := make([]float32, len(ps)*ataxx.InputSize)
 	for i, p := range ps {
@@ -82,7 +82,7 @@ func TestForwardAtaxxPositionsMatchReference(t *testing.T) {
 // A batch of 8 equals 8 single evaluations, also after larger batches left data behind in
 // the scratch buffers.
 func TestBatchEqualsSingles(t *testing.T) {
-	a := AtaxxArch(2, 16)
+	a := ArchFor(ataxx.Info, 2, 16)
 	m := testModel(a, 30)
 	for _, net := range backends(t, m, 8) {
 		const batch = 8
@@ -106,7 +106,7 @@ func TestBatchEqualsSingles(t *testing.T) {
 }
 
 func TestForwardDoesNotAllocate(t *testing.T) {
-	a := AtaxxArch(2, 16)
+	a := ArchFor(ataxx.Info, 2, 16)
 	for _, net := range backends(t, testModel(a, 40), 8) {
 		for _, batch := range []int{1, 8} {
 			in := randomInput(batch*net.InputSize(), 1)
@@ -125,7 +125,7 @@ func TestForwardDoesNotAllocate(t *testing.T) {
 }
 
 func TestForwardErrors(t *testing.T) {
-	a := AtaxxArch(1, 4)
+	a := ArchFor(ataxx.Info, 1, 4)
 	net, err := NewNet(NewRandom(a, 1), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +210,7 @@ func symmetrise(m *Model, seed uint64) {
 }
 
 func TestSymmetricNetGivesSymmetricOutputs(t *testing.T) {
-	a := AtaxxArch(2, 8)
+	a := ArchFor(ataxx.Info, 2, 8)
 	m := testModel(a, 50)
 	symmetrise(m, 50)
 	// The symmetrised policy layer must still be far from constant, or the test proves nothing.
@@ -248,7 +248,7 @@ func TestSymmetricNetGivesSymmetricOutputs(t *testing.T) {
 
 // The symmetry test must be able to fail: an ordinary random net is not symmetric.
 func TestRandomNetIsNotSymmetric(t *testing.T) {
-	net, err := NewNet(testModel(AtaxxArch(1, 8), 51), 2)
+	net, err := NewNet(testModel(ArchFor(ataxx.Info, 1, 8), 51), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestSIMDMatchesPortable(t *testing.T) {
 	if !simdOK {
 		t.Skip("archsimd kernels not built (GOEXPERIMENT=simd) or CPU lacks AVX2/FMA")
 	}
-	for _, a := range []Arch{AtaxxArch(4, 32), AtaxxArch(2, 64)} {
+	for _, a := range []Arch{ArchFor(ataxx.Info, 4, 32), ArchFor(ataxx.Info, 2, 64)} {
 		m := testModel(a, 70)
 		nets := backends(t, m, 8)
 		if len(nets) != 2 || !nets[0].simd || nets[1].simd {

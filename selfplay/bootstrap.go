@@ -60,8 +60,8 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 	if bc.ScoreWeight < 0 || bc.ScoreWeight > 1 || bc.ScoreScale < 0 {
 		return Stats{}, fmt.Errorf("selfplay: score weight %v (want 0..1), scale %v", bc.ScoreWeight, bc.ScoreScale)
 	}
-	if bc.ScoreWeight > 0 && game.NumPlayers != 2 {
-		return Stats{}, fmt.Errorf("selfplay: score targets need a two-player game, %s has %d players", game.Name, game.NumPlayers)
+	if bc.ScoreWeight > 0 && game.Info.Players() != 2 {
+		return Stats{}, fmt.Errorf("selfplay: score targets need a two-player game, %s has %d players", game.Info.Name, game.Info.Players())
 	}
 	r, ctx := newRun(ctx, &cfg)
 	for w := range cfg.Workers {
@@ -81,7 +81,7 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 			defer r.wg.Done()
 			for idx := uint64(0); r.claim(ctx); idx++ {
 				exs, values, moves := playEngine(game, &bc, eng, w, idx)
-				if !r.record(sk, exs, values, game.NumPlayers, moves) {
+				if !r.record(sk, exs, values, game.Info.Players(), moves) {
 					return
 				}
 			}
@@ -111,7 +111,7 @@ func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine
 			m = buf[rng.IntN(len(buf))]
 		} else {
 			m = eng.BestMove(pos, bc.Limits)
-			ex := data.Example{Input: make([]float32, game.InputSize), GameID: GameID(worker, idx), Ply: moves,
+			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves,
 				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}}}
 			pos.Encode(ex.Input)
 			if bc.ScoreWeight > 0 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"colony/data"
+	"colony/games"
 	"colony/mcts"
 )
 
@@ -36,13 +37,8 @@ type Mv interface {
 
 // Game describes a game to self-play.
 type Game[P any] struct {
-	Name           string // as in shard and model files, e.g. "bacteria-war"
-	EncoderVersion int
-	InputSize      int
-	PolicySize     int
-	PlaneSize      int // input packing unit in shards (cells per plane)
-	NumPlayers     int
-	Start          func() P
+	Info  games.Info // name, encoder version and sizes, as in shard and model files
+	Start func() P
 	// Adjudicate, when set, is called after every move; returning true ends the game with the
 	// returned values (e.g. a hopeless material deficit). Nil plays every game out.
 	Adjudicate func(P) (mcts.Values, bool)
@@ -306,7 +302,7 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 						}
 						return
 					}
-					if !r.record(sk, exs, values, game.NumPlayers, moves) {
+					if !r.record(sk, exs, values, game.Info.Players(), moves) {
 						return
 					}
 				}
@@ -323,9 +319,10 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 
 func newSink[P any](game Game[P], cfg *Config, dir string, worker int) (*sink, error) {
 	meta := cfg.Meta
-	meta.Game, meta.EncoderVersion = game.Name, game.EncoderVersion
-	meta.InputSize, meta.PolicySize, meta.PlaneSize = game.InputSize, game.PolicySize, game.PlaneSize
-	meta.NumPlayers = game.NumPlayers
+	m := data.MetaFor(game.Info)
+	meta.Game, meta.EncoderVersion = m.Game, m.EncoderVersion
+	meta.InputSize, meta.PolicySize, meta.PlaneSize = m.InputSize, m.PolicySize, m.PlaneSize
+	meta.NumPlayers = m.NumPlayers
 	meta.Seed, meta.Worker = cfg.Seed, worker
 	meta.CreatedUnix = time.Now().Unix()
 	w, err := data.Create(dir, meta, cfg.PerShard)
@@ -384,7 +381,7 @@ func playSearch[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg *Confi
 			return nil, values, moves, err
 		}
 		if full && len(res.Moves) > 1 {
-			ex := data.Example{Input: make([]float32, game.InputSize), GameID: GameID(worker, idx), Ply: moves}
+			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves}
 			pos.Encode(ex.Input)
 			for i, m := range res.Moves {
 				if res.Policy[i] > 0 {

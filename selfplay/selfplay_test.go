@@ -12,7 +12,7 @@ import (
 
 	"colony/data"
 	"colony/engine"
-	"colony/engine/greedy"
+	"colony/game/ataxx/greedy"
 	"colony/game/ataxx"
 	"colony/mcts"
 )
@@ -84,7 +84,7 @@ func TestRunWritesWholeGames(t *testing.T) {
 	cfg := Config{Workers: 2, GamesPerWorker: 3, Games: 8, Playouts: 16, FastPlayouts: 4, FullProb: 0.5, Seed: 11, PerShard: 50}
 	cfg.Search = mcts.DefaultConfig()
 	cfg.Search.BatchSize = 4
-	st, err := Run(context.Background(), AtaxxGame(), cfg, dir, uniformFactory)
+	st, err := Run(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, cfg, dir, uniformFactory)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestRunIsDeterministic(t *testing.T) {
 	play := func() []data.Example {
 		dir := t.TempDir()
 		cfg := Config{Workers: 1, GamesPerWorker: 1, Games: 2, Playouts: 24, Seed: 5}
-		if _, err := Run(context.Background(), AtaxxGame(), cfg, dir, uniformFactory); err != nil {
+		if _, err := Run(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, cfg, dir, uniformFactory); err != nil {
 			t.Fatal(err)
 		}
 		return readAll(t, dir)
@@ -129,7 +129,7 @@ func TestRunIsDeterministic(t *testing.T) {
 func TestRunStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	st, err := Run(ctx, AtaxxGame(), Config{Workers: 1, Playouts: 8}, t.TempDir(), uniformFactory)
+	st, err := Run(ctx, Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, Config{Workers: 1, Playouts: 8}, t.TempDir(), uniformFactory)
 	if err != nil || st.Games != 0 {
 		t.Fatalf("cancelled run: %d games, %v", st.Games, err)
 	}
@@ -211,7 +211,7 @@ func TestSharedMergesAndAnswersEachCaller(t *testing.T) {
 func TestBootstrap(t *testing.T) {
 	dir := t.TempDir()
 	bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1}
-	st, err := RunBootstrap(context.Background(), AtaxxGame(), bc, dir,
+	st, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, bc, dir,
 		func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestBootstrapScoreTargets(t *testing.T) {
 	for _, w := range []float64{1, 0.5} {
 		dir := t.TempDir()
 		bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1, ScoreWeight: w, ScoreScale: scale}
-		if _, err := RunBootstrap(context.Background(), AtaxxGame(), bc, dir,
+		if _, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, bc, dir,
 			func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), score} }); err != nil {
 			t.Fatal(err)
 		}
@@ -282,13 +282,13 @@ func TestBootstrapScoreTargets(t *testing.T) {
 		}
 	}
 	// Targets from scores need an engine that reports them and two players.
-	_, err := RunBootstrap(context.Background(), AtaxxGame(), BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
+	_, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
 		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
 	if err == nil {
 		t.Fatal("greedy reports no scores: want an error")
 	}
-	four := AtaxxGame()
-	four.NumPlayers = 4
+	four := Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}
+	four.Info.PlayerNames = []string{"a", "b", "c", "d"}
 	if _, err := RunBootstrap(context.Background(), four, BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
 		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), 1} }); err == nil {
 		t.Fatal("four players: want an error")
@@ -314,7 +314,7 @@ func TestGameSeedsDiffer(t *testing.T) {
 func TestRunReportsEvaluatorFailure(t *testing.T) {
 	dir := t.TempDir()
 	boom := fmt.Errorf("no network")
-	st, err := Run(context.Background(), AtaxxGame(), Config{Workers: 3, Games: 50, Playouts: 8}, dir,
+	st, err := Run(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, Config{Workers: 3, Games: 50, Playouts: 8}, dir,
 		func(w int) (mcts.Evaluator[ataxx.Position, ataxx.Move], error) {
 			if w == 2 {
 				return nil, boom

@@ -14,9 +14,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"colony/arena"
+	"colony/registry"
 )
 
 const usageText = `arena plays a match between two judge-protocol agents and keeps score.
@@ -85,7 +88,7 @@ func main() {
 }
 
 func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error) {
-	game := fs.String("game", "bacteria-war", "game: bacteria-war (catch-the-mouse: not implemented yet)")
+	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	games := fs.Int("games", 2, "number of games (even numbers play every opening with both colours)")
 	clock := fs.Duration("clock", 10*time.Second, "whole-game clock of each side")
 	ready := fs.Duration("ready", 3*time.Second, "time limit to answer READY with OK")
@@ -100,15 +103,22 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	grace := fs.Duration("grace", 500*time.Millisecond, "time an agent gets to exit after FINISH before it is killed")
 	asJSON := fs.Bool("json", false, "end stdout with the summary as one JSON line")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, err
+		}
 		return 2, err
 	}
 	if fs.NArg() > 0 {
 		return 2, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	rules, err := arena.Lookup(*game)
+	g, err := registry.Lookup(*game)
 	if err != nil {
 		return 2, err
 	}
+	if g.Info().Players() != 2 || !slices.Contains(g.Protocols(), "judge") {
+		return 2, fmt.Errorf("%s is not a two-player judge-protocol game", *game)
+	}
+	rules := g.Rules()
 	if *aCmd == "" || *bCmd == "" {
 		return 2, fmt.Errorf("both -a and -b are required")
 	}
@@ -136,6 +146,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		Mem: arena.Limits{RSS: *memMB << 20, AS: *asMB << 20}, Grace: *grace, Openings: *openings, Seed: *seed,
 		Parallel: *parallel, OutDir: *out,
 	}
+	fmt.Fprintf(stderr, "arena: %d games of %s, game records in %s\n", *games, *game, *out)
 	start := time.Now()
 	tty := isTerminal(stderr)
 	progress := func(done int, r *arena.Record, s *arena.Summary) {
@@ -151,6 +162,15 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 			}
 		} else {
 			fmt.Fprintf(stderr, "%s  game %d: %s (%s)\n", line, r.Index, r.Winner, r.Outcome)
+		}
+		// A verdict shows the offender's last words, not only in the JSON record.
+		for _, v := range r.Verdicts {
+			if tail := arena.StderrTail(r.Stderr[v.Player], 8); tail != "" {
+				if tty {
+					fmt.Fprintln(stderr)
+				}
+				fmt.Fprintf(stderr, "  game %d: %s %s (%s); last lines of its stderr:\n%s", r.Index, v.Player, v.Kind, v.Detail, tail)
+			}
 		}
 	}
 	sum, err := arena.Run(cfg, progress)

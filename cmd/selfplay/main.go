@@ -1,9 +1,9 @@
-// Command selfplay writes training shards for Bacteria War: PUCT self-play with a network,
-// or (-bootstrap) the alphabeta engine playing itself, which gives the first generation
-// something better than random play to learn from.
+// Command selfplay writes training shards for any registered game: PUCT self-play with a
+// network, or (-bootstrap) a classical engine playing itself, which gives the first
+// generation something better than random play to learn from.
 //
-//	selfplay -out shards/ -games 1000 [-model FILE] [-workers N] [-playouts 200] [-seed S]
-//	selfplay -bootstrap -depth 3 -out shards/ -games 2000
+//	selfplay -game bacteria-war -out shards/ -games 1000 [-model FILE] [-workers N] [-playouts 200] [-seed S]
+//	selfplay -game bacteria-war -bootstrap -engine alphabeta -depth 3 -out shards/ -games 2000
 package main
 
 import (
@@ -22,11 +22,11 @@ import (
 
 	"colony/data"
 	"colony/engine"
-	"colony/engine/alphabeta"
-	"colony/game/ataxx"
+	"colony/games"
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
+	"colony/registry"
 	"colony/selfplay"
 )
 
@@ -37,11 +37,11 @@ func main() {
 func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "bacteria-war", "game: bacteria-war")
+	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	out := fs.String("out", "", "directory for the shards (required)")
 	modelPath := fs.String("model", "", "model file (default: the embedded best model)")
 	random := fs.String("random-net", "", "use a fresh random net of this size, e.g. 4x32 (testing)")
-	games := fs.Int("games", 0, "games to play in all (0: run for -duration)")
+	nGames := fs.Int("games", 0, "games to play in all (0: run for -duration)")
 	duration := fs.Duration("duration", 0, "stop starting games after this long")
 	workers := fs.Int("workers", runtime.NumCPU(), "worker goroutines, one network each")
 	perWorker := fs.Int("games-per-worker", 8, "games in flight per worker (their leaves are batched)")
@@ -53,50 +53,49 @@ func run(args []string, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "run seed (games are seeded from it, the worker and the game index)")
 	gen := fs.Int("generation", 0, "generation number stored in the shards")
 	perShard := fs.Int("per-shard", 4096, "examples per shard")
-	boot := fs.Bool("bootstrap", false, "play alphabeta against itself instead of self-play with a net")
-	depth := fs.Int("depth", 3, "with -bootstrap: alphabeta's search depth per move")
+	boot := fs.Bool("bootstrap", false, "play a classical engine (-engine) against itself instead of self-play with a net")
+	engineName := fs.String("engine", "alphabeta", "with -bootstrap: the engine that plays (it must report search scores for -score-weight)")
+	depth := fs.Int("depth", 3, "with -bootstrap: the engine's search depth per move")
 	randomPlies := fs.Int("random-plies", 4, "with -bootstrap: random opening plies")
 	epsilon := fs.Float64("epsilon", 0.05, "with -bootstrap: chance of a random (unrecorded) move")
 	scoreWeight := fs.Float64("score-weight", 0, "with -bootstrap: weight of alphabeta's score in the value targets, (1-w)·outcome + w·tanh(score/scale)")
 	scoreScale := fs.Float64("score-scale", 300, "with -bootstrap: score (hundredths of a piece) per tanh unit")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
-	if *game != "bacteria-war" {
-		fmt.Fprintf(stderr, "selfplay: game %q: not implemented yet\n", *game)
+	g, err := registry.Lookup(*game)
+	if err != nil {
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
 		return 2
 	}
 	if *out == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "selfplay: -out DIR is required (and no other arguments)")
 		return 2
 	}
-	if *games <= 0 && *duration <= 0 {
+	if *nGames <= 0 && *duration <= 0 {
 		fmt.Fprintln(stderr, "selfplay: give -games or -duration")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g := selfplay.AtaxxGame()
 	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{}}
-	var (
-		st  selfplay.Stats
-		err error
-	)
+	var st selfplay.Stats
 	if *boot {
-		meta.Extra["mode"] = fmt.Sprintf("bootstrap alphabeta depth %d", *depth)
+		meta.Extra["mode"] = fmt.Sprintf("bootstrap %s depth %d", *engineName, *depth)
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
-		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *games, Duration: *duration, RandomPlies: *randomPlies,
+		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *nGames, Duration: *duration, RandomPlies: *randomPlies,
 			Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth}, ScoreWeight: *scoreWeight, ScoreScale: *scoreScale,
 			Seed: *seed, PerShard: *perShard, Meta: meta}
 		bc.Progress.Progress = stderr
-		st, err = selfplay.RunBootstrap(ctx, g, bc, *out, func(s uint64) engine.Engine[ataxx.Position, ataxx.Move] {
-			return alphabeta.NewWithOptions(alphabeta.Options{Seed: s, HashMB: 16})
-		})
+		st, err = g.Bootstrap(ctx, bc, *engineName, games.EngineOptions{HashMB: 16}, *out)
 	} else {
 		var m *nn.Model
 		var name string
-		m, name, err = loadModel(*modelPath, *random)
+		m, name, err = loadModel(g.Info(), *modelPath, *random)
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 1
@@ -106,23 +105,20 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["model"] = name
 		meta.Extra["playouts"] = fmt.Sprint(*playouts)
 		meta.Extra["fast_playouts"] = fmt.Sprint(*fast)
-		cfg := selfplay.Config{Workers: *workers, GamesPerWorker: *perWorker, Games: *games, Duration: *duration,
+		cfg := selfplay.Config{Workers: *workers, GamesPerWorker: *perWorker, Games: *nGames, Duration: *duration,
 			Playouts: *playouts, FastPlayouts: *fast, FullProb: *fullProb, TempPlies: *temp, Seed: *seed,
 			PerShard: *perShard, Meta: meta, Progress: stderr}
 		cfg.Search = mcts.DefaultConfig()
 		cfg.Search.BatchSize = *batch
-		maxBatch := *batch * *perWorker
-		st, err = selfplay.Run(ctx, g, cfg, *out, func(int) (mcts.Evaluator[ataxx.Position, ataxx.Move], error) {
-			net, err := nn.NewNet(m, maxBatch)
-			if err != nil {
-				return nil, err
-			}
-			return nn.NewEvaluator[ataxx.Position, ataxx.Move](net), nil
-		})
+		st, err = g.SelfPlay(ctx, cfg, m, *out)
 	}
-	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); O won %d, X won %d, %d draws; %d shards in %s\n",
+	var wins []string
+	for i, name := range g.Info().PlayerNames {
+		wins = append(wins, fmt.Sprintf("%s won %d", name, st.Wins[i]))
+	}
+	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); %s, %d draws; %d shards in %s\n",
 		st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), float64(st.Positions)/st.Elapsed.Seconds(),
-		float64(st.Games)/st.Elapsed.Minutes(), st.Wins[0], st.Wins[1], st.Draws, len(st.Shards), *out)
+		float64(st.Games)/st.Elapsed.Minutes(), strings.Join(wins, ", "), st.Draws, len(st.Shards), *out)
 	if err != nil {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
 		return 1
@@ -131,15 +127,15 @@ func run(args []string, stderr io.Writer) int {
 }
 
 // loadModel returns the network to play with: a file, the embedded best, or a random net.
-func loadModel(path, random string) (*nn.Model, string, error) {
+func loadModel(info games.Info, path, random string) (*nn.Model, string, error) {
 	if random != "" {
 		var b, c int
 		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
 			return nil, "", fmt.Errorf("-random-net %q: want BLOCKSxCHANNELS", random)
 		}
-		return nn.NewRandom(nn.AtaxxArch(b, c), 1), "random " + random, nil
+		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
 	}
-	m, name, err := models.Load(nn.AtaxxGame, ataxx.EncoderVersion, path)
+	m, name, err := models.Load(info, path)
 	if errors.Is(err, models.ErrNoModel) {
 		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
 	}

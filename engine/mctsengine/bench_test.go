@@ -23,7 +23,7 @@ func BenchmarkSearchNet(b *testing.B) {
 		blocks, channel int
 	}{{"4x32", 4, 32}, {"6x64", 6, 64}} {
 		b.Run(c.name+"/b8", func(b *testing.B) {
-			net, err := nn.NewNet(nn.NewRandom(nn.AtaxxArch(c.blocks, c.channel), 1), 8)
+			net, err := nn.NewNet(nn.NewRandom(nn.ArchFor(ataxx.Info, c.blocks, c.channel), 1), 8)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -24,8 +24,8 @@ func (c constEval) Evaluate(batch []mcts.Request[pos, move]) error {
 func TestValueBlend(t *testing.T) {
 	start := ataxx.Start()
 	second := start.Apply(start.LegalMoves(nil)[0])
-	b := &ValueBlend{Inner: constEval{mcts.Values{0.2, -0.2}}, Weight: 0.25,
-		Score: func(p *pos) float32 { return 0.6 }} // the side to move is better
+	b := &ValueBlend[pos, move]{Inner: constEval{mcts.Values{0.2, -0.2}}, Weight: 0.25,
+		Score: func(p *pos) mcts.Values { return TwoPlayer(p.ToMove(), 0.6) }} // the side to move is better
 	for _, c := range []struct {
 		p    pos
 		want [2]float32
@@ -47,7 +47,7 @@ func TestValueBlend(t *testing.T) {
 			t.Errorf("priors changed: %v", req[0].Priors[:3])
 		}
 	}
-	b.Score = func(p *pos) float32 { return 1.5 }
+	b.Score = func(p *pos) mcts.Values { return TwoPlayer(p.ToMove(), 1.5) }
 	req := []mcts.Request[pos, move]{{Pos: start, Moves: start.LegalMoves(nil)}}
 	req[0].Priors = make([]float32, len(req[0].Moves))
 	if err := b.Evaluate(req); err == nil {

@@ -3,11 +3,11 @@ package mctsengine
 import (
 	"testing"
 
-	"colony/engine/enginetest"
+	"colony/game/ataxx/enginetest"
 )
 
 // TestShuffleToTheTurnCap: the clock split keeps enough for a game that shuffles pieces to
 // the 400-turn cap.
 func TestShuffleToTheTurnCap(t *testing.T) {
-	enginetest.ShuffleToTheTurnCap(t, New(NewRollout(7, 0), Options{Seed: 7}))
+	enginetest.ShuffleToTheTurnCap(t, newEngine(newRollout(7, 0), opts(Options[pos]{Seed: 7})))
 }

@@ -1,28 +1,21 @@
-// Package mctsengine is the Bacteria War engine "mcts": a PUCT search (package mcts) over an
+// Package mctsengine is the "mcts" engine of every game: a PUCT search (package mcts) over an
 // evaluator given by the caller (random rollouts, or the network of package nn), with the
-// tree kept from move to move and the judge's whole-game clock spread over the game.
+// tree kept from move to move and a whole-game clock spread over the game. What it needs to
+// know about the game (how many moves are left, the turn cap) it is told through Options.
 package mctsengine
 
 import (
-	"math"
-	"math/bits"
 	"time"
 
 	"colony/engine"
-	"colony/game/ataxx"
 	"colony/mcts"
-)
-
-type (
-	pos  = ataxx.Position
-	move = ataxx.Move
 )
 
 // DefaultPlayouts is the per-move playout budget when the limits set no time and no nodes.
 const DefaultPlayouts = 1000
 
 // Options configures an Engine. Zero fields take the defaults.
-type Options struct {
+type Options[P any] struct {
 	// Playouts is the per-move budget when the limits set neither a clock, a move time nor
 	// nodes. Default DefaultPlayouts.
 	Playouts int
@@ -44,25 +37,26 @@ type Options struct {
 	// Time spreads a whole-game clock over the moves; zero fields take
 	// mcts.DefaultTimeManager's values.
 	Time mcts.TimeManager
-	// MovesLeft is the number of shares the remaining clock is split into at p (nil:
-	// MovesLeft). An engine that hands the endgame to another one plans with fewer shares.
-	MovesLeft func(p pos) int
+	// MovesLeft is the number of shares the remaining clock is split into at p (the game's
+	// estimate of the mover's moves still to play; nil: 30).
+	MovesLeft func(p P) int
+	// CapLeft is the number of moves the mover may still have to make before the game's turn
+	// cap: each holds engine.MinMoveCost of the clock back (nil: no cap).
+	CapLeft func(p P) int
 }
 
-// Engine is the "mcts" engine. It satisfies engine.Engine[ataxx.Position, ataxx.Move]. It is
-// not safe for concurrent use.
-type Engine struct {
-	opts  Options
-	s     *mcts.Searcher[pos, move]
-	moves []move
-	last  mcts.Result[move]
+// Engine is the "mcts" engine. It satisfies engine.Engine[P, M]. It is not safe for
+// concurrent use.
+type Engine[P mcts.Position[P, M], M comparable] struct {
+	opts  Options[P]
+	s     *mcts.Searcher[P, M]
+	moves []M
+	last  mcts.Result[M]
 	err   error
 }
 
-var _ engine.Engine[pos, move] = (*Engine)(nil)
-
 // New returns an engine searching with eval. It panics on an invalid search configuration.
-func New(eval mcts.Evaluator[pos, move], opts Options) *Engine {
+func New[P mcts.Position[P, M], M comparable](eval mcts.Evaluator[P, M], opts Options[P]) *Engine[P, M] {
 	cfg := mcts.DefaultConfig()
 	if opts.Search != nil {
 		cfg = *opts.Search
@@ -86,61 +80,28 @@ func New(eval mcts.Evaluator[pos, move], opts Options) *Engine {
 		opts.Playouts = DefaultPlayouts
 	}
 	if opts.MovesLeft == nil {
-		opts.MovesLeft = MovesLeft
+		opts.MovesLeft = func(P) int { return 30 }
 	}
-	return &Engine{
-		opts:  opts,
-		s:     mcts.New(cfg, eval),
-		moves: make([]move, 0, ataxx.MaxMoves),
+	if opts.CapLeft == nil {
+		opts.CapLeft = func(P) int { return 0 }
 	}
+	return &Engine[P, M]{opts: opts, s: mcts.New(cfg, eval)}
 }
 
-// NewRollout returns the random-rollout evaluator tuned for Bacteria War: rollouts stop after
-// maxPlies (<= 0: 80) and score the position reached by MaterialValues.
-func NewRollout(seed uint64, maxPlies int) *mcts.Rollout[pos, move] {
+// NewRollout returns a random-rollout evaluator: rollouts stop after maxPlies (<= 0: 80) and
+// score the position reached by heuristic.
+func NewRollout[P mcts.Position[P, M], M comparable](seed uint64, maxPlies int, heuristic func(P) mcts.Values) *mcts.Rollout[P, M] {
 	if maxPlies <= 0 {
 		maxPlies = 80
 	}
-	return mcts.NewRollout[pos, move](seed, maxPlies, MaterialValues)
-}
-
-// MaterialValues scores an unfinished position by its piece difference: (own - other) / 49
-// for each player.
-func MaterialValues(p pos) mcts.Values {
-	d := float32(p.Count(ataxx.O)-p.Count(ataxx.X)) / ataxx.NumSquares
-	return mcts.Values{d, -d}
-}
-
-// MovesLeft estimates how many moves the side to move still plays: every division fills a
-// cell and most moves of good play are divisions, so about half the empty cells, plus a
-// margin for leaps, bounded by the turn cap.
-func MovesLeft(p pos) int {
-	empty := bits.OnesCount64(p.Empty())
-	n := empty/2 + 2
-	capLeft := p.OwnTurnsLeft()
-	return max(1, min(n, capLeft))
-}
-
-// MovesLeftWithEndgame is a MovesLeft for an engine that hands the game over once at most
-// empty cells are empty: the own moves until then count in full, the about empty/2 + 2 after
-// it count weight each (the finishing engine then gets weight times the share of a move
-// before the handoff). Capped by the turns left, at least 1.
-func MovesLeftWithEndgame(empty int, weight float64) func(p pos) int {
-	return func(p pos) int {
-		e := bits.OnesCount64(p.Empty())
-		after := min(e, empty)/2 + 2
-		before := max(e-empty, 0) / 2
-		n := before + int(math.Round(weight*float64(after)))
-		capLeft := p.OwnTurnsLeft()
-		return max(1, min(n, capLeft))
-	}
+	return mcts.NewRollout[P, M](seed, maxPlies, heuristic)
 }
 
 // Name returns "mcts".
-func (e *Engine) Name() string { return "mcts" }
+func (e *Engine[P, M]) Name() string { return "mcts" }
 
 // NewGame drops the tree.
-func (e *Engine) NewGame() {
+func (e *Engine[P, M]) NewGame() {
 	e.s.Reset()
 	e.err = nil
 }
@@ -148,28 +109,30 @@ func (e *Engine) NewGame() {
 // BestMove searches p within lim and returns the most visited move (or one drawn by the
 // temperature). A single legal move is returned at once. lim.MoveTime is a time per move,
 // lim.MyTime a whole-game clock spread by the time manager, lim.Nodes caps the playouts;
-// lim.Depth is ignored. On an evaluator error it returns a legal move and keeps the error for
-// Err.
-func (e *Engine) BestMove(p pos, lim engine.Limits) move {
+// lim.Depth is ignored. On an evaluator error it returns the first legal move and keeps the
+// error for Err (the agent then asks its fallback engine). A finished game gets the zero
+// move.
+func (e *Engine[P, M]) BestMove(p P, lim engine.Limits) M {
 	e.moves = p.LegalMoves(e.moves[:0])
 	if len(e.moves) == 0 {
-		return ataxx.Pass // a finished game: nothing legal to say
+		var zero M
+		return zero
 	}
 	if len(e.moves) == 1 {
-		e.last = mcts.Result[move]{Move: e.moves[0], Best: e.moves[0]}
+		e.last = mcts.Result[M]{Move: e.moves[0], Best: e.moves[0]}
 		return e.moves[0]
 	}
 	res, err := e.s.Search(p, e.limit(p, lim))
 	if err != nil {
 		e.err = err
-		return e.fallback(p)
+		return e.moves[0]
 	}
 	e.last = res
 	return res.Move
 }
 
 // limit turns the engine limits into a search limit.
-func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
+func (e *Engine[P, M]) limit(p P, lim engine.Limits) mcts.Limit {
 	var l mcts.Limit
 	tm := e.opts.Time
 	switch {
@@ -182,12 +145,17 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 	case lim.MyTime > 0:
 		// The clock above the turn-cap reserve is shared among the moves; under it, one
 		// playout answers at once (the tree kept from earlier moves still decides).
-		left, ok := engine.Spendable(lim.MyTime, p.OwnTurnsLeft())
+		capLeft := e.opts.CapLeft(p)
+		left, ok := engine.Spendable(lim.MyTime, capLeft)
 		if !ok {
 			l.Playouts = 1
 			break
 		}
-		l.Time = max(tm.Budget(left, e.opts.MovesLeft(p)), time.Microsecond)
+		n := e.opts.MovesLeft(p)
+		if capLeft > 0 {
+			n = min(n, capLeft)
+		}
+		l.Time = max(tm.Budget(left, max(n, 1)), time.Microsecond)
 	}
 	if lim.Nodes > 0 {
 		l.Playouts = int(min(lim.Nodes, 1<<31-1))
@@ -201,34 +169,15 @@ func (e *Engine) limit(p pos, lim engine.Limits) mcts.Limit {
 	return l
 }
 
-// fallback picks the legal move converting the most pieces (divisions first).
-func (e *Engine) fallback(p pos) move {
-	best, score := e.moves[0], -1
-	for _, m := range e.moves {
-		s := 2 * p.Captures(m)
-		if m.IsClone() {
-			s++
-		}
-		if s > score {
-			best, score = m, s
-		}
-	}
-	return best
-}
-
 // LastResult returns the result of the last search (its slices are overwritten by the next).
-func (e *Engine) LastResult() mcts.Result[move] { return e.last }
+func (e *Engine[P, M]) LastResult() mcts.Result[M] { return e.last }
 
 // Err returns the last evaluator error (nil when none since NewGame).
-func (e *Engine) Err() error { return e.err }
+func (e *Engine[P, M]) Err() error { return e.err }
 
-// WithEndgame returns an engine that plays with e until at most empty cells are empty, then
-// with finish (typically alphabeta, which sees to the end of a crowded board) for the rest of
-// the game. Its name stays e's.
-func WithEndgame(e engine.Engine[pos, move], finish engine.Engine[pos, move], empty int) *engine.Handoff[pos, move] {
-	return &engine.Handoff[pos, move]{
-		Early:  e,
-		Finish: finish,
-		Late:   func(p pos) bool { return bits.OnesCount64(p.Empty()) <= empty },
-	}
+// WithEndgame returns an engine that plays with e until late(p) first holds, then with
+// finish (for Ataxx alphabeta, which sees to the end of a crowded board) for the rest of the
+// game. Its name stays e's.
+func WithEndgame[P any, M any](e, finish engine.Engine[P, M], late func(P) bool) *engine.Handoff[P, M] {
+	return &engine.Handoff[P, M]{Early: e, Finish: finish, Late: late}
 }

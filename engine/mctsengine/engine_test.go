@@ -1,7 +1,6 @@
 package mctsengine
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -46,7 +45,7 @@ func TestBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		games = 4
 	}
-	eng := New(NewRollout(1, 0), Options{Playouts: 200, Seed: 1})
+	eng := newEngine(newRollout(1, 0), opts(Options[pos]{Playouts: 200, Seed: 1}))
 	rnd := randomMover{rand.New(rand.NewPCG(1, 2))}
 	wins, draws := 0, 0
 	for g := range games {
@@ -75,7 +74,7 @@ func TestBeatsRandom(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	eng := New(NewRollout(2, 0), Options{Seed: 2})
+	eng := newEngine(newRollout(2, 0), opts(Options[pos]{Seed: 2}))
 	p := ataxx.Start()
 
 	eng.BestMove(p, engine.Limits{Nodes: 77})
@@ -88,7 +87,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("no limits: %d playouts, want %d", r.Playouts, DefaultPlayouts)
 	}
 
-	capped := New(NewRollout(2, 0), Options{MaxPlayouts: 30})
+	capped := newEngine(newRollout(2, 0), opts(Options[pos]{MaxPlayouts: 30}))
 	capped.BestMove(p, engine.Limits{MoveTime: time.Second})
 	if r := capped.LastResult(); r.Playouts != 30 {
 		t.Errorf("MaxPlayouts 30 with a second to think: %d playouts", r.Playouts)
@@ -97,7 +96,7 @@ func TestLimits(t *testing.T) {
 	// Time limits win over the playout default: with Playouts 10 the searches below would
 	// end in well under a millisecond if they were playout-limited. The upper bounds are
 	// loose because the test machine may be loaded.
-	timed := New(NewRollout(2, 0), Options{Playouts: 10})
+	timed := newEngine(newRollout(2, 0), opts(Options[pos]{Playouts: 10}))
 	start := time.Now()
 	timed.BestMove(p, engine.Limits{MoveTime: 200 * time.Millisecond})
 	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 150*time.Millisecond || d > 3*time.Second {
@@ -126,7 +125,7 @@ func TestForcedMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := New(NewRollout(3, 0), Options{})
+	eng := newEngine(newRollout(3, 0), opts(Options[pos]{}))
 	if m := eng.BestMove(p, engine.Limits{MoveTime: time.Hour}); m != ataxx.Pass {
 		t.Fatalf("forced pass: played %v", m)
 	}
@@ -135,7 +134,7 @@ func TestForcedMove(t *testing.T) {
 // TestTreeReuse: after our move and the opponent's reply the next search starts from the
 // subtree the previous one grew.
 func TestTreeReuse(t *testing.T) {
-	eng := New(NewRollout(4, 0), Options{Playouts: 2000, Seed: 4})
+	eng := newEngine(newRollout(4, 0), opts(Options[pos]{Playouts: 2000, Seed: 4}))
 	p := ataxx.Start()
 	m := eng.BestMove(p, engine.Limits{})
 	p = p.Apply(m)
@@ -147,18 +146,18 @@ func TestTreeReuse(t *testing.T) {
 }
 
 func TestMovesLeft(t *testing.T) {
-	if n := MovesLeft(ataxx.Start()); n < 15 || n > 30 {
+	if n := ataxx.Start().MovesLeft(); n < 15 || n > 30 {
 		t.Errorf("start: %d moves left", n)
 	}
 	late, err := ataxx.ParseBoard("OOOOOOO/OOOOOOO/XXXXXXX/XXXXXXX/OOOOOOO/XXXXXXX/OOOOX.. O")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := MovesLeft(late); n < 1 || n > 3 {
+	if n := late.MovesLeft(); n < 1 || n > 3 {
 		t.Errorf("two empty cells: %d moves left", n)
 	}
 	capped, _ := ataxx.ParseBoard("O....../......./......./......./......./......./......X O 398")
-	if n := MovesLeft(capped); n != 1 {
+	if n := capped.MovesLeft(); n != 1 {
 		t.Errorf("two turns before the cap: %d moves left, want 1", n)
 	}
 }
@@ -171,7 +170,7 @@ func TestClock(t *testing.T) {
 		t.Skip("plays a 2 x 1.5 s game")
 	}
 	const clock = 1500 * time.Millisecond
-	engs := [2]*Engine{New(NewRollout(5, 0), Options{Seed: 5}), New(NewRollout(6, 0), Options{Seed: 6})}
+	engs := [2]*Engine[pos, move]{newEngine(newRollout(5, 0), opts(Options[pos]{Seed: 5})), newEngine(newRollout(6, 0), opts(Options[pos]{Seed: 6}))}
 	left := [2]time.Duration{clock, clock}
 	p := ataxx.Start()
 	for !p.Terminal() {
@@ -218,7 +217,7 @@ func TestWithEndgame(t *testing.T) {
 	early := &tagged{randomMover: randomMover{rand.New(rand.NewPCG(1, 2))}}
 	finish := &tagged{randomMover: randomMover{rand.New(rand.NewPCG(3, 4))}}
 	const threshold = 20
-	h := WithEndgame(early, finish, threshold)
+	h := WithEndgame[pos, move](early, finish, func(p pos) bool { return p.EmptyCount() <= threshold })
 	for game := 0; game < 3; game++ {
 		h.NewGame()
 		early.asked, finish.asked = 0, 0
@@ -243,34 +242,5 @@ func TestWithEndgame(t *testing.T) {
 		if early.asked == 0 || finish.asked == 0 || !h.Finishing() {
 			t.Fatalf("game %d: early %d moves, finish %d, finishing %v", game, early.asked, finish.asked, h.Finishing())
 		}
-	}
-}
-
-// TestMovesLeftWithEndgame: weight 1 plans like MovesLeft, a smaller weight plans fewer
-// shares before the handoff, none after it; the turn cap bounds both.
-func TestMovesLeftWithEndgame(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	full, half := MovesLeftWithEndgame(20, 1), MovesLeftWithEndgame(20, 0.5)
-	for game := 0; game < 20; game++ {
-		p := ataxx.Start()
-		for !p.Terminal() {
-			e := bits.OnesCount64(p.Empty())
-			if d := full(p) - MovesLeft(p); d < -1 || d > 1 {
-				t.Fatalf("%d empty: weight 1 plans %d moves, MovesLeft %d", e, full(p), MovesLeft(p))
-			}
-			h := half(p)
-			if h < 1 || h > full(p) || (e > 24 && h >= full(p)) {
-				t.Fatalf("%d empty: weight 0.5 plans %d moves, weight 1 %d", e, h, full(p))
-			}
-			ms := p.LegalMoves(nil)
-			p = p.Apply(ms[rng.IntN(len(ms))])
-		}
-	}
-	if n := half(ataxx.Start()); n != 12+6 {
-		t.Errorf("start, handoff at 20, weight 0.5: %d shares, want 12 + 6", n)
-	}
-	capped, _ := ataxx.ParseBoard("O....../......./......./......./......./......./......X O 398")
-	if n := half(capped); n != 1 {
-		t.Errorf("one own turn before the cap: %d shares", n)
 	}
 }

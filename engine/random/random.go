@@ -1,4 +1,4 @@
-// Package random is the weakest Bacteria War engine: a uniformly random legal move. It is a
+// Package random is the weakest engine of every game: a uniformly random legal move. It is a
 // baseline for matches and a fast stand-in in tests.
 package random
 
@@ -6,40 +6,48 @@ import (
 	"math/rand/v2"
 
 	"colony/engine"
-	"colony/game/ataxx"
 )
+
+// Position is what the engine needs from a game.
+type Position[M any] interface {
+	LegalMoves(dst []M) []M
+}
 
 // Engine picks a legal move uniformly at random. Its choices depend only on the seed and the
 // sequence of positions it is asked about.
-type Engine struct {
+type Engine[P Position[M], M any] struct {
 	rng *rand.Rand
-	buf []ataxx.Move
+	buf []M
 }
 
-var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
-
 // New returns a random engine whose choices are determined by seed.
-func New(seed uint64) *Engine {
-	return &Engine{
+func New[P Position[M], M any](seed uint64) *Engine[P, M] {
+	return &Engine[P, M]{
 		rng: rand.New(rand.NewPCG(seed, 0x7261_6e64_6f6d)), // second word: "random"
-		buf: make([]ataxx.Move, 0, ataxx.MaxMoves),
 	}
 }
 
+var _ engine.Engine[testPos, int] = (*Engine[testPos, int])(nil)
+
+type testPos struct{}
+
+func (testPos) LegalMoves(dst []int) []int { return dst }
+
 // Name returns "random".
-func (e *Engine) Name() string { return "random" }
+func (e *Engine[P, M]) Name() string { return "random" }
 
 // NewGame does nothing: the engine keeps no game state. The random stream goes on, so two
 // games in a row differ while the whole sequence stays reproducible from the seed.
-func (e *Engine) NewGame() {}
+func (e *Engine[P, M]) NewGame() {}
 
-// BestMove returns a uniformly random legal move of pos, ataxx.Pass when the side to move is
-// stuck, and ataxx.Pass for a finished game (which has no legal move at all). It ignores
-// the limits and never allocates.
-func (e *Engine) BestMove(pos ataxx.Position, _ engine.Limits) ataxx.Move {
+// BestMove returns a uniformly random legal move of pos (a forced pass is a legal move), and
+// the zero move for a finished game, which has none. It ignores the limits and allocates only
+// while its move buffer grows.
+func (e *Engine[P, M]) BestMove(pos P, _ engine.Limits) M {
 	e.buf = pos.LegalMoves(e.buf)
 	if len(e.buf) == 0 {
-		return ataxx.Pass
+		var zero M
+		return zero
 	}
 	return e.buf[e.rng.IntN(len(e.buf))]
 }

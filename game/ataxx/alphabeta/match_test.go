@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"colony/engine"
-	"colony/engine/greedy"
+	"colony/game/ataxx/greedy"
 	"colony/game/ataxx"
 )
 

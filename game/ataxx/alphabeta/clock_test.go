@@ -3,7 +3,7 @@ package alphabeta
 import (
 	"testing"
 
-	"colony/engine/enginetest"
+	"colony/game/ataxx/enginetest"
 )
 
 // TestShuffleToTheTurnCap: the clock split keeps enough for a game that shuffles pieces to

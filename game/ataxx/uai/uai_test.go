@@ -1,25 +1,22 @@
-package main
+package uai
 
 import (
-	"bufio"
-	"io"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"colony/engine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxtest"
 )
 
 // uaiOnString runs a UAI session over input.
-func uaiOnString(t *testing.T, input string, factory func() (AtaxxEngine, error)) (string, []played, *uaiSession) {
+func uaiOnString(t *testing.T, input string, factory func() (Engine, error)) (string, []played, *uaiSession) {
 	t.Helper()
 	var out, log strings.Builder
 	s := newUAISession(strings.NewReader(input), &out, &log, "test", factory, 1)
 	var moves []played
-	s.trace = func(b ataxx.Position, m ataxx.Move) { moves = append(moves, played{b, m}) }
+	s.trace = func(b ataxx.Position, m ataxx.Move) { moves = append(moves, played{Before: b, M: m}) }
 	if err := s.run(); err != nil {
 		t.Fatalf("session: %v\nlog:\n%s", err, log.String())
 	}
@@ -48,13 +45,13 @@ func TestUAIHandshake(t *testing.T) {
 	}
 	checkPlayed(t, moves[0])
 	m, err := ataxx.Start().ParseUAIMove(strings.TrimPrefix(lines[4], "bestmove "))
-	if err != nil || m != moves[0].m {
+	if err != nil || m != moves[0].M {
 		t.Errorf("bestmove line %q: %v", lines[4], err)
 	}
 }
 
 func TestUAIPositions(t *testing.T) {
-	moved := diagramPos(t, afterB6A2G1E3, ataxx.X, 3)
+	moved := ataxxtest.DiagramPos(t, afterB6A2G1E3, ataxx.X, 3)
 	afterB6 := ataxx.Start().Apply(ataxx.CloneMove(8))
 	for _, tc := range []struct {
 		name, input string
@@ -74,7 +71,7 @@ func TestUAIPositions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, s := uaiOnString(t, tc.input+"\n", greedyFactory(1))
-			if !samePieces(s.pos, tc.want) || s.pos.Turns() != tc.want.Turns() {
+			if !ataxxtest.SamePieces(s.pos, tc.want) || s.pos.Turns() != tc.want.Turns() {
 				t.Fatalf("tracked\n%s\nwant\n%s", s.pos.Diagram(), tc.want.Diagram())
 			}
 		})
@@ -101,11 +98,11 @@ func TestUAIGoLimits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := &fakeEngine{}
 			// isready waits for the engine, so that even a 1 ms clock reaches it.
-			out, moves, _ := uaiOnString(t, "isready\n"+tc.input+"\n", func() (AtaxxEngine, error) { return fake, nil })
-			if len(fake.lims) != 1 || fake.lims[0] != tc.want {
-				t.Fatalf("limits %+v, want %+v", fake.lims, tc.want)
+			out, moves, _ := uaiOnString(t, "isready\n"+tc.input+"\n", func() (Engine, error) { return fake, nil })
+			if len(fake.Lims) != 1 || fake.Lims[0] != tc.want {
+				t.Fatalf("limits %+v, want %+v", fake.Lims, tc.want)
 			}
-			if len(moves) != 1 || out != "readyok\nbestmove "+moves[0].m.UAI()+"\n" {
+			if len(moves) != 1 || out != "readyok\nbestmove "+moves[0].M.UAI()+"\n" {
 				t.Fatalf("output %q", out)
 			}
 			checkPlayed(t, moves[0])
@@ -121,103 +118,29 @@ func TestUAIPassAndTurnCap(t *testing.T) {
 	}
 	// Standard Ataxx has no turn cap: at move 300 the agent still plays a real move.
 	out, moves, _ := uaiOnString(t, "position fen x5o/7/7/7/7/7/o5x x 0 300 moves b6\ngo movetime 10\n", greedyFactory(1))
-	if len(moves) != 1 || moves[0].m == ataxx.Pass || out == "bestmove 0000\n" {
+	if len(moves) != 1 || moves[0].M == ataxx.Pass || out == "bestmove 0000\n" {
 		t.Fatalf("turn cap: %q", out)
 	}
 	checkPlayed(t, moves[0])
-	if moves[0].before.Pieces(ataxx.O)&(1<<8) == 0 {
-		t.Errorf("the move b6 past the cap was dropped:\n%s", moves[0].before.Diagram())
+	if moves[0].Before.Pieces(ataxx.O)&(1<<8) == 0 {
+		t.Errorf("the move b6 past the cap was dropped:\n%s", moves[0].Before.Diagram())
 	}
 	// An engine blunder is replaced by a legal move.
-	fake := &fakeEngine{answer: func(ataxx.Position) ataxx.Move { return ataxx.CloneMove(0) }}
-	_, moves, _ = uaiOnString(t, "go movetime 10\n", func() (AtaxxEngine, error) { return fake, nil })
-	if len(moves) != 1 || len(fake.lims) != 1 {
+	fake := &fakeEngine{Answer: func(ataxx.Position) ataxx.Move { return ataxx.CloneMove(0) }}
+	_, moves, _ = uaiOnString(t, "go movetime 10\n", func() (Engine, error) { return fake, nil })
+	if len(moves) != 1 || len(fake.Lims) != 1 {
 		t.Fatalf("moves %v", moves)
 	}
 	checkPlayed(t, moves[0])
 }
 
-// TestUAIBinary builds the agent and plays a few UAI exchanges with it through pipes.
-func TestUAIBinary(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "agent")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	for _, name := range engineNames() {
-		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(bin, "-game", "bacteria-war", "-engine", name, "-protocol", "uai")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdoutPipe, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			out := bufio.NewReader(stdoutPipe)
-			send := func(s string) {
-				if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			// readUntil reads lines until one starts with prefix, with a deadline.
-			readUntil := func(prefix string) string {
-				t.Helper()
-				type res struct {
-					line string
-					err  error
-				}
-				deadline := time.After(10 * time.Second)
-				for {
-					ch := make(chan res, 1)
-					go func() { l, err := out.ReadString('\n'); ch <- res{l, err} }()
-					select {
-					case r := <-ch:
-						if r.err != nil {
-							t.Fatalf("waiting for %q: %v (stderr %q)", prefix, r.err, stderr.String())
-						}
-						if l := strings.TrimSpace(r.line); strings.HasPrefix(l, prefix) {
-							return l
-						}
-					case <-deadline:
-						t.Fatalf("no %q within 10 s", prefix)
-					}
-				}
-			}
-			send("uai")
-			if l := readUntil("id name"); !strings.Contains(l, "Colony") {
-				t.Errorf("id line %q", l)
-			}
-			readUntil("uaiok")
-			send("isready")
-			readUntil("readyok")
-			send("uainewgame")
-			send("position startpos moves b6 a2 g1e3")
-			send("go movetime 100")
-			start := time.Now()
-			best := readUntil("bestmove ")
-			if el := time.Since(start); el > 5*time.Second {
-				t.Errorf("go movetime 100 took %v", el)
-			}
-			pos := diagramPos(t, afterB6A2G1E3, ataxx.X, 3)
-			if _, err := pos.ParseUAIMove(strings.TrimPrefix(best, "bestmove ")); err != nil {
-				t.Errorf("%q: %v", best, err)
-			}
-			send("quit")
-			stdin.Close()
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("exit: %v (stderr %q)", err, stderr.String())
-			}
-		})
-	}
-}
+// Shared with the judge session's tests.
+type (
+	played     = ataxxtest.Played
+	fakeEngine = ataxxtest.FakeEngine
+)
+
+var (
+	checkPlayed   = ataxxtest.CheckPlayed
+	greedyFactory = ataxxtest.GreedyFactory
+)

@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"colony/game/ataxx"
+	"colony/games"
 )
 
 // transcript returns the judge's side of the first plies of a game in which both sides play
@@ -59,7 +60,7 @@ func isCommand(field, name string) bool {
 func expectedReplies(input []byte) ([]string, bool) {
 	var want []string
 	for _, line := range strings.Split(string(input), "\n") {
-		if len(line) >= maxLineLen {
+		if len(line) >= MaxLineLen {
 			return nil, false
 		}
 		f := strings.Fields(line)
@@ -101,15 +102,16 @@ func FuzzJudgeProtocol(f *testing.F) {
 			factory = randomFactory(uint64(len(data)))
 		}
 		var out bytes.Buffer
-		s := newJudgeSession(bytes.NewReader(data), &out, io.Discard, factory, 1)
+		s := newBW(bytes.NewReader(data), &out, io.Discard, factory)
 		var moves []played
-		s.trace = func(before ataxx.Position, m ataxx.Move) {
+		s.Trace = func(before ataxx.Position, m ataxx.Move, c games.Coords) {
+			m = passIf(c, m)
 			if !before.Valid() {
 				t.Fatalf("tracked position invalid: %v", before)
 			}
-			moves = append(moves, played{before, m})
+			moves = append(moves, played{Before: before, M: m})
 		}
-		if err := s.run(); err != nil {
+		if err := s.Run(); err != nil {
 			t.Fatalf("session failed: %v", err)
 		}
 		for _, p := range moves {
@@ -144,14 +146,14 @@ func FuzzJudgeProtocol(f *testing.F) {
 			}
 			p := moves[nMoves]
 			nMoves++
-			if p.m == ataxx.Pass {
+			if p.M == ataxx.Pass {
 				if r1 != -1 || c1 != -1 || r2 != -1 || c2 != -1 {
 					t.Fatalf("pass written as %q", line)
 				}
 				continue
 			}
-			if m, err := p.before.JudgeMove(r1, c1, r2, c2); err != nil || m != p.m {
-				t.Fatalf("%q in\n%s: %v (played %v)", line, p.before.Diagram(), err, p.m)
+			if m, err := p.Before.JudgeMove(r1, c1, r2, c2); err != nil || m != p.M {
+				t.Fatalf("%q in\n%s: %v (played %v)", line, p.Before.Diagram(), err, p.M)
 			}
 		}
 		if nMoves != len(moves) {

@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"bufio"
@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"colony/engine/greedy"
 	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxtest"
+	"colony/game/ataxx/greedy"
+	"colony/games"
 )
 
 // judge drives an agent session through pipes the way the judge does, tracking the game on
@@ -26,13 +28,13 @@ type judge struct {
 	rng   *rand.Rand
 }
 
-func startJudge(t *testing.T, factory func() (AtaxxEngine, error), eol string, noise []string) *judge {
+func startJudge(t *testing.T, factory func() (bwEngine, error), eol string, noise []string) *judge {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	j := &judge{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1), eol: eol, noise: noise,
 		rng: rand.New(rand.NewPCG(3, 4))}
 	go func() {
-		err := RunJudge(inR, outW, io.Discard, factory, 7)
+		err := serveBW(inR, outW, io.Discard, factory)
 		outW.Close()
 		j.done <- err
 	}()
@@ -80,7 +82,7 @@ func (j *judge) finish() {
 }
 
 // playGame plays one whole game: the agent on side me against a random opponent.
-func playGame(t *testing.T, factory func() (AtaxxEngine, error), me int, eol string, noise []string) {
+func playGame(t *testing.T, factory func() (bwEngine, error), me int, eol string, noise []string) {
 	j := startJudge(t, factory, eol, noise)
 	start := time.Now()
 	j.send([]string{"READY FIRST", "READY SECOND"}[me])
@@ -152,21 +154,21 @@ func TestJudgeSpacesAndCase(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if moves[1].before.Pieces(ataxx.X)&(1<<(1*7+6)) == 0 {
-		t.Errorf("the opponent's division to (2,7) was not tracked:\n%s", moves[1].before.Diagram())
+	if moves[1].Before.Pieces(ataxx.X)&(1<<(1*7+6)) == 0 {
+		t.Errorf("the opponent's division to (2,7) was not tracked:\n%s", moves[1].Before.Diagram())
 	}
 }
 
 func TestJudgeReadyIsImmediateAndLimitsPass(t *testing.T) {
 	fake := &fakeEngine{}
-	slow := func() (AtaxxEngine, error) {
+	slow := func() (bwEngine, error) {
 		time.Sleep(1200 * time.Millisecond)
 		return fake, nil
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- RunJudge(inR, outW, io.Discard, slow, 1); outW.Close() }()
+	go func() { done <- serveBW(inR, outW, io.Discard, slow); outW.Close() }()
 	out := bufio.NewReader(outR)
 	start := time.Now()
 	io.WriteString(inW, "READY FIRST\n")
@@ -191,11 +193,11 @@ func TestJudgeReadyIsImmediateAndLimitsPass(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if len(fake.lims) != 1 || fake.lims[0].MyTime != 19876*time.Millisecond || fake.lims[0].OppTime != 5432*time.Millisecond {
-		t.Errorf("limits passed: %+v", fake.lims)
+	if len(fake.Lims) != 1 || fake.Lims[0].MyTime != 19876*time.Millisecond || fake.Lims[0].OppTime != 5432*time.Millisecond {
+		t.Errorf("limits passed: %+v", fake.Lims)
 	}
-	if fake.newGames != 1 {
-		t.Errorf("NewGame called %d times, want 1", fake.newGames)
+	if fake.NewGames != 1 {
+		t.Errorf("NewGame called %d times, want 1", fake.NewGames)
 	}
 }
 
@@ -208,8 +210,8 @@ func TestJudgeNeverPrintsAnEngineBlunder(t *testing.T) {
 	}
 	for name, answer := range answers {
 		t.Run(name, func(t *testing.T) {
-			fake := &fakeEngine{answer: answer}
-			factory := func() (AtaxxEngine, error) { return fake, nil }
+			fake := &fakeEngine{Answer: answer}
+			factory := func() (bwEngine, error) { return fake, nil }
 			_, moves, _ := judgeOnString(t, "READY SECOND\nOPP 1 1 2 2 5\nTURN 10000 10000\nOPP 7 7 6 6 5\nTURN 9000 9000\nFINISH\n", factory)
 			if len(moves) != 2 {
 				t.Fatalf("%d moves", len(moves))
@@ -217,32 +219,19 @@ func TestJudgeNeverPrintsAnEngineBlunder(t *testing.T) {
 			for _, p := range moves {
 				checkPlayed(t, p)
 			}
-			if len(fake.lims) != 2 {
-				t.Errorf("engine asked %d times, want 2", len(fake.lims))
+			if len(fake.Lims) != 2 {
+				t.Errorf("engine asked %d times, want 2", len(fake.Lims))
 			}
 		})
 	}
 	t.Run("constructor-fails", func(t *testing.T) {
-		failing := func() (AtaxxEngine, error) { return nil, errors.New("no weights") }
+		failing := func() (bwEngine, error) { return nil, errors.New("no weights") }
 		out, moves, _ := judgeOnString(t, "READY FIRST\nTURN 10000 10000\nFINISH\n", failing)
 		if len(moves) != 1 || !strings.HasPrefix(out, "OK\nMOVE ") {
 			t.Fatalf("output %q", out)
 		}
 		checkPlayed(t, moves[0])
 	})
-}
-
-func diagramPos(t *testing.T, d string, side, turns int) ataxx.Position {
-	t.Helper()
-	p, err := ataxx.ParseDiagram(d, side)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), side, turns)
-}
-
-func samePieces(a, b ataxx.Position) bool {
-	return a.Pieces(ataxx.O) == b.Pieces(ataxx.O) && a.Pieces(ataxx.X) == b.Pieces(ataxx.X) && a.ToMove() == b.ToMove()
 }
 
 func TestJudgeIllegalOpp(t *testing.T) {
@@ -309,12 +298,12 @@ func TestJudgeIllegalOpp(t *testing.T) {
 			if out != "OK\n" || len(moves) != 0 {
 				t.Fatalf("output %q", out)
 			}
-			if !samePieces(s.pos, tc.want) || s.pos.Turns() != tc.want.Turns() || !s.pos.Valid() {
+			if !ataxxtest.SamePieces(s.pos, tc.want) || s.pos.Turns() != tc.want.Turns() || !s.pos.Valid() {
 				t.Fatalf("tracked\n%s\nwant\n%s", s.pos.Diagram(), tc.want.Diagram())
 			}
 			// And the agent answers a legal move from there.
 			_, moves, _ = judgeOnString(t, "READY SECOND\n"+tc.opp+"\nTURN 10000 10000\n", greedyFactory(1))
-			if len(moves) != 1 || !samePieces(moves[0].before, tc.want) {
+			if len(moves) != 1 || !ataxxtest.SamePieces(moves[0].Before, tc.want) {
 				t.Fatalf("moves %v", moves)
 			}
 			checkPlayed(t, moves[0])
@@ -339,8 +328,8 @@ func TestJudgeInconsistentTurns(t *testing.T) {
 	}
 	for _, p := range moves {
 		checkPlayed(t, p)
-		if p.before.ToMove() != ataxx.O {
-			t.Errorf("moved for side %d", p.before.ToMove())
+		if p.Before.ToMove() != ataxx.O {
+			t.Errorf("moved for side %d", p.Before.ToMove())
 		}
 	}
 	// TURN before READY: the agent takes the side to move.
@@ -351,15 +340,15 @@ func TestJudgeInconsistentTurns(t *testing.T) {
 	checkPlayed(t, moves[0])
 	// OPP before READY: the agent is second.
 	_, moves, s := judgeOnString(t, "OPP 1 1 1 2 3\nTURN 10000 10000\n", greedyFactory(2))
-	if s.me != ataxx.X || len(moves) != 1 || moves[0].before.ToMove() != ataxx.X {
+	if s.me != ataxx.X || len(moves) != 1 || moves[0].Before.ToMove() != ataxx.X {
 		t.Fatalf("me %d, moves %v", s.me, moves)
 	}
 	checkPlayed(t, moves[0])
 	// A malformed TURN still gets a move, and a zero clock is not "no limit".
 	fake := &fakeEngine{}
-	out, _, _ = judgeOnString(t, "READY FIRST\nTURN soon\nOPP 1 7 2 7 0\nTURN 0 0\n", func() (AtaxxEngine, error) { return fake, nil })
-	if strings.Count(out, "MOVE ") != 2 || len(fake.lims) != 2 || fake.lims[1].Infinite() || fake.lims[0].Infinite() {
-		t.Fatalf("output %q, limits %+v", out, fake.lims)
+	out, _, _ = judgeOnString(t, "READY FIRST\nTURN soon\nOPP 1 7 2 7 0\nTURN 0 0\n", func() (bwEngine, error) { return fake, nil })
+	if strings.Count(out, "MOVE ") != 2 || len(fake.Lims) != 2 || fake.Lims[1].Infinite() || fake.Lims[0].Infinite() {
+		t.Fatalf("output %q, limits %+v", out, fake.Lims)
 	}
 }
 
@@ -397,11 +386,14 @@ func TestJudgeTurnInFinishedPosition(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
-			s := newJudgeSession(strings.NewReader("TURN 100 100\n"), &out, io.Discard, greedyFactory(1), 1)
+			s := newBW(strings.NewReader("TURN 100 100\n"), &out, io.Discard, greedyFactory(1))
 			s.pos, s.me = tc.pos, ataxx.O
 			var moves []played
-			s.trace = func(b ataxx.Position, m ataxx.Move) { moves = append(moves, played{b, m}) }
-			if err := s.run(); err != nil {
+			s.Trace = func(b ataxx.Position, m ataxx.Move, c games.Coords) {
+				m = passIf(c, m)
+				moves = append(moves, played{Before: b, M: m})
+			}
+			if err := s.Run(); err != nil {
 				t.Fatal(err)
 			}
 			if len(moves) != 1 {
@@ -432,7 +424,7 @@ func TestJudgeEndings(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 	// A line longer than the reader's buffer is skipped whole.
-	long := "TURN " + strings.Repeat("9", 3*maxLineLen) + "\n"
+	long := "TURN " + strings.Repeat("9", 3*MaxLineLen) + "\n"
 	out, _, _ = judgeOnString(t, "READY FIRST\n"+long+"TURN 10000 10000\n", greedyFactory(1))
 	if strings.Count(out, "MOVE ") != 1 {
 		t.Errorf("output %q", out)
@@ -444,7 +436,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("pipe closed") }
 
 func TestJudgeWriteFailure(t *testing.T) {
-	err := RunJudge(strings.NewReader("READY FIRST\n"), failWriter{}, io.Discard, greedyFactory(1), 1)
+	err := serveBW(strings.NewReader("READY FIRST\n"), failWriter{}, io.Discard, greedyFactory(1))
 	if err == nil {
 		t.Fatal("a failed write went unreported")
 	}
@@ -453,7 +445,7 @@ func TestJudgeWriteFailure(t *testing.T) {
 func TestJudgeDoesNotWaitPastItsClockForTheEngine(t *testing.T) {
 	fake := &fakeEngine{}
 	release := make(chan struct{})
-	slow := func() (AtaxxEngine, error) {
+	slow := func() (bwEngine, error) {
 		<-release
 		return fake, nil
 	}
@@ -466,8 +458,8 @@ func TestJudgeDoesNotWaitPastItsClockForTheEngine(t *testing.T) {
 	for _, p := range moves {
 		checkPlayed(t, p)
 	}
-	if len(fake.lims) != 0 {
-		t.Errorf("the engine was asked %d times before it was built", len(fake.lims))
+	if len(fake.Lims) != 0 {
+		t.Errorf("the engine was asked %d times before it was built", len(fake.Lims))
 	}
 }
 
@@ -487,7 +479,7 @@ func TestJudgePosition(t *testing.T) {
 	}
 	board = ataxx.NewPosition(board.Pieces(ataxx.O), board.Pieces(ataxx.X), ataxx.O, 6)
 	for _, eol := range []string{"\n", "\r\n"} {
-		j := startJudge(t, func() (AtaxxEngine, error) { return greedy.New(1), nil }, eol, nil)
+		j := startJudge(t, func() (bwEngine, error) { return greedy.New(1), nil }, eol, nil)
 		j.send("READY FIRST")
 		if got := j.recv(); got != "OK" {
 			t.Fatalf("READY: %q", got)

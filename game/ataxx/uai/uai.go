@@ -1,4 +1,6 @@
-package main
+// Package uai speaks UAI, the protocol of public Ataxx engines and tools, for Bacteria War
+// (`agent -protocol uai`).
+package uai
 
 import (
 	"bufio"
@@ -10,6 +12,8 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/greedy"
+	"colony/judge"
 )
 
 // startFEN is the Ataxx start position in UAI notation (no blockers).
@@ -22,10 +26,10 @@ const bareGoTime = time.Second
 // uaiSession speaks UAI, the Ataxx engines' protocol. FEN 'x' (black, moving first) is
 // Colony's O, so btime/binc are O's clock and wtime/winc X's.
 type uaiSession struct {
-	in   *lineReader
+	in   *judge.LineReader
 	out  *bufio.Writer
 	log  io.Writer
-	mv   *mover
+	mv   *judge.Mover[ataxx.Position, ataxx.Move]
 	name string
 	pos  ataxx.Position
 
@@ -33,19 +37,23 @@ type uaiSession struct {
 	trace func(before ataxx.Position, m ataxx.Move)
 }
 
-// RunUAI speaks UAI on r and w until quit or the end of the input. name is the engine's
-// name for "id name". It returns nil for a clean end and an error only when w fails or r
+// Engine is an engine for Bacteria War.
+type Engine = engine.Engine[ataxx.Position, ataxx.Move]
+
+// Serve speaks UAI on r and w until quit or the end of the input. name is the engine's
+// name for "id name"; the engine is built by factory in the background, and greedy answers
+// while it is not there. It returns nil for a clean end and an error only when w fails or r
 // fails with something but EOF.
-func RunUAI(r io.Reader, w, log io.Writer, name string, factory func() (AtaxxEngine, error), seed uint64) error {
+func Serve(r io.Reader, w, log io.Writer, name string, factory func() (Engine, error), seed uint64) error {
 	return newUAISession(r, w, log, name, factory, seed).run()
 }
 
-func newUAISession(r io.Reader, w, log io.Writer, name string, factory func() (AtaxxEngine, error), seed uint64) *uaiSession {
+func newUAISession(r io.Reader, w, log io.Writer, name string, factory func() (Engine, error), seed uint64) *uaiSession {
 	return &uaiSession{
-		in:   newLineReader(r, log),
+		in:   judge.NewLineReader(r, log),
 		out:  bufio.NewWriter(w),
 		log:  log,
-		mv:   newMover(factory, seed, log),
+		mv:   judge.NewMover(factory, Engine(greedy.New(seed^0xFA11BAC4)), log),
 		name: name,
 		pos:  ataxx.Start(),
 	}
@@ -64,7 +72,7 @@ func (s *uaiSession) println(lines ...string) error {
 
 func (s *uaiSession) run() error {
 	for {
-		line, err := s.in.next()
+		line, err := s.in.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -80,14 +88,13 @@ func (s *uaiSession) run() error {
 			err = s.println("id name Colony "+s.name, "id author Colony", "uaiok")
 		case "isready":
 			// isready is where a GUI waits for slow initialisation: wait for the engine.
-			<-s.mv.lazy.done
-			if s.mv.lazy.err != nil {
-				fmt.Fprintf(s.log, "agent: engine unavailable, will play greedy moves: %v\n", s.mv.lazy.err)
+			if err := s.mv.Wait(); err != nil {
+				fmt.Fprintf(s.log, "agent: engine unavailable, will play greedy moves: %v\n", err)
 			}
 			err = s.println("readyok")
 		case "uainewgame":
 			s.pos = ataxx.Start()
-			s.mv.startGame()
+			s.mv.StartGame()
 		case "position":
 			s.position(f[1:])
 		case "go":
@@ -141,7 +148,7 @@ func (s *uaiSession) position(args []string) {
 	if movesAt < len(args) {
 		for _, ms := range args[movesAt+1:] {
 			// Standard Ataxx has no turn cap: play on past it.
-			p = playable(p)
+			p = p.Playable()
 			m, err := p.ParseUAIMove(ms)
 			if err != nil {
 				fmt.Fprintf(s.log, "agent: position: %v: stopping before it\n", err)
@@ -209,7 +216,10 @@ func (s *uaiSession) goCmd(args []string) error {
 	if infinite || lim.Infinite() {
 		lim = engine.Limits{MoveTime: bareGoTime}
 	}
-	before, m := s.mv.choose(s.pos, lim)
+	before, m := s.pos.Playable(), ataxx.Pass
+	if !before.Terminal() {
+		m = s.mv.Choose(before, lim)
+	}
 	if s.trace != nil {
 		s.trace(before, m)
 	}

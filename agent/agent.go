@@ -1,0 +1,150 @@
+// Package agent is the agent program of every registered game: flags, the engine's checks at
+// start, and the game's protocols on stdin/stdout (cmd/agent only calls Main).
+package agent
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"colony/games"
+	"colony/registry"
+)
+
+// engineFlags are the flags that configure an engine; each engine lists those it reads and
+// refuses the others.
+var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "hash"}
+
+// Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
+// bad engine setting such as an unreadable model).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gameName := fs.String("game", "bacteria-war", "game to play: "+strings.Join(registry.Names(), ", "))
+	engineName := fs.String("engine", "", "engine (default: the game's strongest, mcts); -engines lists them")
+	listEngines := fs.Bool("engines", false, "list the game's engines and the flags each reads, then exit")
+	protocol := fs.String("protocol", "", "protocol on stdin/stdout (default: the game's first: judge for the ALPHANO games; uai for Bacteria War too)")
+	seed := fs.Uint64("seed", 1, "seed of the engine's random choices")
+	model := fs.String("model", "", "mcts: model file (default: the game's newest embedded model)")
+	cpuct := fs.Float64("cpuct", 0, "mcts: exploration constant (0: the search default)")
+	playouts := fs.Int("playouts", 0, "mcts: cap on the playouts of every move (0: the clock decides)")
+	blendW := fs.Float64("value-blend", 0, "mcts: weight of the game's alpha-beta value blended into the network's (0: network only)")
+	blendD := fs.Int("value-depth", 0, "mcts: depth of the alpha-beta search behind -value-blend (default: the game's)")
+	blendS := fs.Float64("value-scale", 0, "mcts: alpha-beta score mapped to value tanh(score/scale) (default: the game's)")
+	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells) is at most this (0: never; default: the game's)")
+	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
+	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
+	board := fs.String("board", "", "with -perft: the position in the game's board notation (Bacteria War: 'rows side [turns]')")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "agent: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected arguments %q", fs.Args())
+	}
+	g, err := registry.Lookup(*gameName)
+	if err != nil {
+		return fail("%v", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *perft >= 0 {
+		return runPerft(g, *perft, *board, stdout, stderr)
+	}
+	if *board != "" {
+		return fail("-board only goes with -perft")
+	}
+	if *listEngines {
+		for _, e := range g.Engines() {
+			fmt.Fprintf(stdout, "%-13s %s (flags: %v)\n", e.Name, e.Doc, e.Flags)
+		}
+		return 0
+	}
+	if *engineName == "" {
+		*engineName = g.DefaultEngine()
+	}
+	if *protocol == "" {
+		ps := g.Protocols()
+		if len(ps) == 0 {
+			return fail("%s has no protocol the agent speaks", *gameName)
+		}
+		*protocol = ps[0]
+	}
+	if !slices.Contains(g.Protocols(), *protocol) {
+		return fail("%s: unknown protocol %q (known: %v)", *gameName, *protocol, g.Protocols())
+	}
+	o := g.Defaults()
+	o.Seed, o.Model, o.CPuct, o.Playouts, o.HashMB = *seed, *model, *cpuct, *playouts, *hash
+	if set["value-blend"] {
+		o.BlendWeight = *blendW
+	}
+	if set["value-depth"] {
+		o.BlendDepth = *blendD
+	}
+	if set["value-scale"] {
+		o.BlendScale = *blendS
+	}
+	if set["endgame"] {
+		o.Endgame = *endgame
+	}
+	if err := checkRanges(o); err != nil {
+		return fail("%v", err)
+	}
+	var setEngineFlags []string
+	for _, f := range engineFlags {
+		if set[f] {
+			setEngineFlags = append(setEngineFlags, f)
+		}
+	}
+	if err := g.CheckEngine(*engineName, setEngineFlags, o); err != nil {
+		return fail("%v", err)
+	}
+	if err := g.Serve(*protocol, *engineName, o, stdin, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// checkRanges refuses engine options out of their range.
+func checkRanges(o games.EngineOptions) error {
+	switch {
+	case o.BlendWeight < 0 || o.BlendWeight > 1:
+		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)
+	case o.BlendDepth < 0 || o.BlendDepth > 8:
+		return fmt.Errorf("-value-depth %d: want [0, 8]", o.BlendDepth)
+	case o.BlendWeight > 0 && o.BlendScale <= 0:
+		return fmt.Errorf("-value-scale %v: want > 0", o.BlendScale)
+	case o.CPuct < 0:
+		return fmt.Errorf("-cpuct %v: want >= 0", o.CPuct)
+	case o.Endgame < 0:
+		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
+	case o.Playouts < 0 || o.HashMB < 0:
+		return fmt.Errorf("-playouts and -hash must be >= 0")
+	}
+	return nil
+}
+
+// runPerft prints the perft count of board (the start position when empty) to depth.
+func runPerft(g registry.Game, depth int, board string, stdout, stderr io.Writer) int {
+	start := time.Now()
+	n, err := g.Perft(board, depth)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: -board: %v\n", err)
+		return 2
+	}
+	el := time.Since(start)
+	fmt.Fprintln(stdout, n)
+	fmt.Fprintf(stderr, "perft %d: %d nodes in %v (%.0f nodes/s)\n", depth, n, el.Round(time.Millisecond), float64(n)/max(el.Seconds(), 1e-9))
+	return 0
+}

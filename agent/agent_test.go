@@ -1,0 +1,265 @@
+package agent
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxtest"
+	"colony/judge"
+	"colony/nn"
+	"colony/registry"
+)
+
+// runAgent runs the program in-process.
+func runAgent(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errb strings.Builder
+	code = Main(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPerftFlagStart(t *testing.T) {
+	want := []string{"1", "16", "256", "6460", "155888"}
+	for d, w := range want {
+		code, out, errOut := runAgent("", "-game", "bacteria-war", "-perft", strconv.Itoa(d))
+		if code != 0 || out != w+"\n" {
+			t.Errorf("perft %d: exit %d, output %q, want %q (stderr %q)", d, code, out, w, errOut)
+		}
+	}
+}
+
+func TestPerftFlagBoards(t *testing.T) {
+	f, err := os.Open("testdata/perft.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), ";")
+		if len(fields) != 5 {
+			t.Fatalf("bad testdata line %q", sc.Text())
+		}
+		maxDepth := 4
+		if testing.Short() {
+			maxDepth = 3
+		}
+		for d := 1; d <= maxDepth; d++ {
+			code, out, errOut := runAgent("", "-game", "bacteria-war", "-perft", strconv.Itoa(d), "-board", fields[0])
+			if code != 0 || out != fields[d]+"\n" {
+				t.Errorf("%s perft %d: exit %d, output %q, want %s (stderr %q)", fields[0], d, code, out, fields[d], errOut)
+			}
+		}
+		n++
+	}
+	if err := sc.Err(); err != nil || n == 0 {
+		t.Fatalf("read %d boards: %v", n, err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.model")
+	if err := os.WriteFile(garbage, []byte("not a model at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.model")
+	otherGame := filepath.Join(dir, "other-game.model")
+	info := ataxx.Info
+	info.Name = "some-other-game"
+	if err := nn.NewRandom(nn.ArchFor(info, 1, 4), 1).Save(otherGame); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"-game", "chess"}, "unknown game"},
+		{[]string{"-game", "bacteria-war", "-engine", "nonesuch"}, "unknown engine"},
+		{[]string{"-game", "bacteria-war", "-protocol", "xboard"}, "unknown protocol"},
+		{[]string{"-game", "bacteria-war", "-perft", "2", "-board", "OOO X"}, "-board"},
+		{[]string{"-game", "bacteria-war", "-board", "......./......./......./......./......./......./....... O"}, "only goes with -perft"},
+		{[]string{"-nonesuch"}, "flag provided but not defined"},
+		{[]string{"-engine", "mcts", "-endgame", "-1"}, "-endgame"},
+		{[]string{"-engine", "mcts", "-value-blend", "2"}, "-value-blend"},
+		{[]string{"-game", "bacteria-war", "stray"}, "unexpected arguments"},
+		// The model traps: the agent refuses at start, naming the file, never falling back.
+		{[]string{"-engine", "mcts", "-model", garbage}, "garbage.model"},
+		{[]string{"-engine", "mcts", "-model", missing}, "missing.model"},
+		{[]string{"-model", otherGame}, "some-other-game"},
+		// A flag the engine does not read is an error, not ignored.
+		{[]string{"-engine", "alphabeta", "-model", garbage}, "does not use -model"},
+		{[]string{"-engine", "greedy", "-cpuct", "2"}, "does not use -cpuct"},
+		{[]string{"-engine", "mcts", "-hash", "16"}, "does not use -hash"},
+	} {
+		code, out, errOut := runAgent("READY FIRST\n", tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.wantErr) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errOut, tc.wantErr)
+		}
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	code, _, errOut := runAgent("", "-h")
+	if code != 0 || !strings.Contains(errOut, "-engine") {
+		t.Fatalf("-h: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestEnginesListed(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runAgent("", "-engines")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, e := range g.Engines() {
+		if !strings.Contains(out, e.Name) {
+			t.Errorf("-engines does not list %s: %q", e.Name, out)
+		}
+	}
+	for _, want := range []string{"alphabeta", "greedy", "mcts", "mcts-rollout", "random"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-engines does not list %s", want)
+		}
+	}
+}
+
+// TestMCTSEndgameHandoff: with -endgame 49 the mcts agent hands even the first move to
+// alphabeta, and still answers the judge with a legal move.
+func TestMCTSEndgameHandoff(t *testing.T) {
+	code, out, errOut := runAgent("READY FIRST\nTURN 300 300\nFINISH\n", "-engine", "mcts", "-endgame", "49")
+	lines := strings.Split(out, "\n")
+	if code != 0 || len(lines) != 3 || lines[0] != "OK" {
+		t.Fatalf("exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	if _, err := judge.ParseMove(lines[1]); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRunJudgeEveryEngine(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range g.Engines() {
+		code, out, errOut := runAgent("READY FIRST\nTURN 300 300\nFINISH\n", "-game", "bacteria-war", "-engine", e.Name)
+		lines := strings.Split(out, "\n")
+		if code != 0 || len(lines) != 3 || lines[0] != "OK" || lines[2] != "" {
+			t.Fatalf("%s: exit %d, output %q, stderr %q", e.Name, code, out, errOut)
+		}
+		c, err := judge.ParseMove(lines[1])
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		if _, err := ataxx.Start().JudgeMove(c[0], c[1], c[2], c[3]); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+	}
+}
+
+// TestUAIBinary builds the agent and plays a few UAI exchanges with it through pipes.
+func TestUAIBinary(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "agent")
+	if out, err := exec.Command(goTool, "build", "-o", bin, "colony/cmd/agent").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, name := range []string{"random", "greedy", "alphabeta", "mcts", "mcts-rollout"} {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(bin, "-game", "bacteria-war", "-engine", name, "-protocol", "uai")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdoutPipe, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			out := bufio.NewReader(stdoutPipe)
+			send := func(s string) {
+				if _, err := io.WriteString(stdin, s+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// readUntil reads lines until one starts with prefix, with a deadline.
+			readUntil := func(prefix string) string {
+				t.Helper()
+				type res struct {
+					line string
+					err  error
+				}
+				deadline := time.After(10 * time.Second)
+				for {
+					ch := make(chan res, 1)
+					go func() { l, err := out.ReadString('\n'); ch <- res{l, err} }()
+					select {
+					case r := <-ch:
+						if r.err != nil {
+							t.Fatalf("waiting for %q: %v (stderr %q)", prefix, r.err, stderr.String())
+						}
+						if l := strings.TrimSpace(r.line); strings.HasPrefix(l, prefix) {
+							return l
+						}
+					case <-deadline:
+						t.Fatalf("no %q within 10 s", prefix)
+					}
+				}
+			}
+			send("uai")
+			if l := readUntil("id name"); !strings.Contains(l, "Colony") {
+				t.Errorf("id line %q", l)
+			}
+			readUntil("uaiok")
+			send("isready")
+			readUntil("readyok")
+			send("uainewgame")
+			send("position startpos moves b6 a2 g1e3")
+			send("go movetime 100")
+			start := time.Now()
+			best := readUntil("bestmove ")
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("go movetime 100 took %v", el)
+			}
+			pos := ataxxtest.DiagramPos(t, afterB6A2G1E3, ataxx.X, 3)
+			if _, err := pos.ParseUAIMove(strings.TrimPrefix(best, "bestmove ")); err != nil {
+				t.Errorf("%q: %v", best, err)
+			}
+			send("quit")
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("exit: %v (stderr %q)", err, stderr.String())
+			}
+		})
+	}
+}
+
+// afterB6A2G1E3 is the start after x divides to b6, o divides to a2 and x leaps g1-e3.
+const afterB6A2G1E3 = `
+	O . . . . . X
+	. O . . . . .
+	. . . . . . .
+	. . . . . . .
+	. . . . O . .
+	X . . . . . .
+	X . . . . . .`

@@ -1,0 +1,302 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"time"
+
+	"colony/arena"
+	"colony/engine"
+	"colony/engine/mctsengine"
+	"colony/engine/random"
+	"colony/games"
+	"colony/judge"
+	"colony/mcts"
+	"colony/models"
+	"colony/nn"
+	"colony/selfplay"
+)
+
+// mctsBatch is the number of leaves the agent's search evaluates per network call: batch 8
+// is where the forward pass is most efficient per position on one core.
+const mctsBatch = 8
+
+// untrained is the trunk of the network "mcts" plays with when a game ships no model yet.
+const untrainedBlocks, untrainedChannels = 4, 32
+
+// game is a registered Def with the generic pipeline instantiated for its types.
+type game[P games.Position[P, M], M games.Move] struct {
+	def     *games.Def[P, M]
+	engines map[string]games.EngineSpec[P, M]
+}
+
+func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P, M] {
+	g := &game[P, M]{def: def, engines: map[string]games.EngineSpec[P, M]{}}
+	g.engines["random"] = games.EngineSpec[P, M]{Name: "random", Doc: "a uniformly random legal move",
+		New: func(o games.EngineOptions) (engine.Engine[P, M], error) { return random.New[P, M](o.Seed), nil }}
+	mctsFlags := []string{"model", "cpuct", "playouts"}
+	if def.Scorer != nil {
+		mctsFlags = append(mctsFlags, "value-blend", "value-depth", "value-scale")
+	}
+	if def.Finisher != "" && def.Phase != nil {
+		mctsFlags = append(mctsFlags, "endgame")
+	}
+	g.engines["mcts"] = games.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
+		Flags: mctsFlags, New: g.newMCTS, Check: g.checkModel}
+	g.engines["mcts-rollout"] = games.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
+		Flags: []string{"cpuct", "playouts"}, New: g.newRolloutMCTS}
+	for _, e := range def.Engines {
+		g.engines[e.Name] = e
+	}
+	return g
+}
+
+func (g *game[P, M]) Info() games.Info              { return g.def.Info }
+func (g *game[P, M]) Symmetries() games.Symmetries  { return g.def.Syms() }
+func (g *game[P, M]) Rules() games.Rules            { return games.NewRules(g.def) }
+func (g *game[P, M]) DefaultEngine() string         { return "mcts" }
+func (g *game[P, M]) Defaults() games.EngineOptions { return g.def.Defaults }
+
+func (g *game[P, M]) Engines() []EngineInfo {
+	var out []EngineInfo
+	for _, e := range g.engines {
+		out = append(out, EngineInfo{Name: e.Name, Doc: e.Doc, Flags: slices.Clone(e.Flags)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (g *game[P, M]) Protocols() []string {
+	var out []string
+	if g.def.Judge != nil {
+		out = append(out, "judge")
+	}
+	for _, p := range g.def.Protocols {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// engine returns the named engine's spec.
+func (g *game[P, M]) engine(name string) (games.EngineSpec[P, M], error) {
+	e, ok := g.engines[name]
+	if !ok {
+		var names []string
+		for n := range g.engines {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return e, fmt.Errorf("%s: unknown engine %q (known: %v)", g.def.Info.Name, name, names)
+	}
+	return e, nil
+}
+
+func (g *game[P, M]) CheckEngine(name string, set []string, o games.EngineOptions) error {
+	e, err := g.engine(name)
+	if err != nil {
+		return err
+	}
+	for _, f := range set {
+		if !slices.Contains(e.Flags, f) {
+			return fmt.Errorf("engine %s of %s does not use -%s (it reads: %v)", name, g.def.Info.Name, f, e.Flags)
+		}
+	}
+	if e.Check != nil {
+		return e.Check(o)
+	}
+	return nil
+}
+
+// build constructs the named engine.
+func (g *game[P, M]) build(name string, o games.EngineOptions) (engine.Engine[P, M], error) {
+	e, err := g.engine(name)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := e.New(o)
+	if err == nil && eng == nil {
+		err = errors.New("the constructor returned no engine")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", name, err)
+	}
+	return eng, nil
+}
+
+// fallback is the cheap engine that answers while the chosen one is not there.
+func (g *game[P, M]) fallback(seed uint64) engine.Engine[P, M] {
+	if g.def.Fallback != "" {
+		if e, err := g.build(g.def.Fallback, games.EngineOptions{Seed: seed}); err == nil {
+			return e
+		}
+	}
+	return random.New[P, M](seed)
+}
+
+func (g *game[P, M]) Serve(protocol, engineName string, o games.EngineOptions, in io.Reader, out, log io.Writer) error {
+	if _, err := g.engine(engineName); err != nil {
+		return err
+	}
+	factory := func() (engine.Engine[P, M], error) { return g.build(engineName, o) }
+	if protocol == "judge" && g.def.Judge != nil {
+		return judge.Serve(g.def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
+	}
+	for _, p := range g.def.Protocols {
+		if p.Name == protocol {
+			return p.Serve(in, out, log, engineName, factory, o.Seed)
+		}
+	}
+	return fmt.Errorf("%s: unknown protocol %q (known: %v)", g.def.Info.Name, protocol, g.Protocols())
+}
+
+func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {
+	p := g.def.Start()
+	if board != "" {
+		var err error
+		if p, err = g.def.ParseBoard(board); err != nil {
+			return 0, err
+		}
+	}
+	return g.def.CountPaths(p, depth), nil
+}
+
+// loadModel reads the model of o (or the embedded best); with none given and none embedded it
+// warns on stderr and returns an untrained network.
+func (g *game[P, M]) loadModel(o games.EngineOptions) (*nn.Model, string, error) {
+	m, name, err := models.Load(g.def.Info, o.Model)
+	if errors.Is(err, models.ErrNoModel) {
+		fmt.Fprintf(os.Stderr, "agent: mcts: no model file given and none embedded for %s: running with an UNTRAINED %dx%d network\n",
+			g.def.Info.Name, untrainedBlocks, untrainedChannels)
+		return nn.NewRandom(nn.ArchFor(g.def.Info, untrainedBlocks, untrainedChannels), o.Seed), "untrained", nil
+	}
+	return m, name, err
+}
+
+func (g *game[P, M]) checkModel(o games.EngineOptions) error {
+	if o.BlendWeight > 0 && g.def.Scorer == nil {
+		return fmt.Errorf("%s has no second opinion for -value-blend", g.def.Info.Name)
+	}
+	_, _, err := g.loadModel(o)
+	return err
+}
+
+// searchOptions are the mcts engine options of the agent for this game.
+func (g *game[P, M]) searchOptions(o games.EngineOptions) mctsengine.Options[P] {
+	return mctsengine.Options[P]{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct), MaxPlayouts: o.Playouts,
+		MovesLeft: g.def.MovesLeftAt, CapLeft: g.def.CapLeftAt}
+}
+
+// newMCTS builds "mcts": PUCT over the network of o.Model, or the embedded best model, with
+// the game's value blend and endgame handoff when asked for.
+func (g *game[P, M]) newMCTS(o games.EngineOptions) (engine.Engine[P, M], error) {
+	m, name, err := g.loadModel(o)
+	if err != nil {
+		return nil, err
+	}
+	net, err := nn.NewNet(m, mctsBatch)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", name, err)
+	}
+	var eval mcts.Evaluator[P, M] = nn.NewEvaluator[P, M](net)
+	if o.BlendWeight > 0 {
+		if g.def.Scorer == nil {
+			return nil, fmt.Errorf("%s has no second opinion for -value-blend", g.def.Info.Name)
+		}
+		eval = &mctsengine.ValueBlend[P, M]{Inner: eval, Weight: float32(o.BlendWeight), Score: g.def.Scorer(o.BlendDepth, o.BlendScale)}
+	}
+	e := mctsengine.New(eval, g.searchOptions(o))
+	if o.Endgame <= 0 || g.def.Finisher == "" || g.def.Phase == nil {
+		return e, nil
+	}
+	finish, err := g.build(g.def.Finisher, games.EngineOptions{Seed: o.Seed})
+	if err != nil {
+		return nil, err
+	}
+	phase, threshold := g.def.Phase, o.Endgame
+	return mctsengine.WithEndgame[P, M](e, finish, func(p P) bool { return phase(p) <= threshold }), nil
+}
+
+// newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.
+func (g *game[P, M]) newRolloutMCTS(o games.EngineOptions) (engine.Engine[P, M], error) {
+	eval := mctsengine.NewRollout[P, M](o.Seed, 0, g.def.HeuristicAt)
+	return renamed[P, M]{mctsengine.New(eval, g.searchOptions(o)), "mcts-rollout"}, nil
+}
+
+// renamed gives an engine the name it is registered under.
+type renamed[P, M any] struct {
+	engine.Engine[P, M]
+	name string
+}
+
+func (r renamed[P, M]) Name() string { return r.name }
+
+func (g *game[P, M]) selfplayGame() selfplay.Game[P] {
+	return selfplay.Game[P]{Info: g.def.Info, Start: g.def.Start}
+}
+
+func (g *game[P, M]) SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error) {
+	if err := model.CheckFor(g.def.Info); err != nil {
+		return selfplay.Stats{}, err
+	}
+	perWorker := cfg.GamesPerWorker
+	if perWorker <= 0 {
+		perWorker = 8
+	}
+	maxBatch := max(cfg.Search.BatchSize, 1) * perWorker
+	return selfplay.Run(ctx, g.selfplayGame(), cfg, dir, func(int) (mcts.Evaluator[P, M], error) {
+		net, err := nn.NewNet(model, maxBatch)
+		if err != nil {
+			return nil, err
+		}
+		return nn.NewEvaluator[P, M](net), nil
+	})
+}
+
+func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error) {
+	if _, err := g.build(engineName, o); err != nil {
+		return selfplay.Stats{}, err
+	}
+	return selfplay.RunBootstrap(ctx, g.selfplayGame(), bc, dir, func(seed uint64) engine.Engine[P, M] {
+		oo := o
+		oo.Seed = seed
+		e, err := g.build(engineName, oo)
+		if err != nil {
+			panic(err) // built once above with the same options
+		}
+		return e
+	})
+}
+
+func (g *game[P, M]) NewPlayer(engineName string, o games.EngineOptions) (arena.Player, error) {
+	if g.def.Judge == nil {
+		return nil, fmt.Errorf("%s has no move notation for the referee", g.def.Info.Name)
+	}
+	e, err := g.build(engineName, o)
+	if err != nil {
+		return nil, err
+	}
+	return &player[P, M]{g: g, e: e}, nil
+}
+
+// player is an engine seated by the in-process referee.
+type player[P games.Position[P, M], M games.Move] struct {
+	g *game[P, M]
+	e engine.Engine[P, M]
+}
+
+func (pl *player[P, M]) Name() string { return pl.e.Name() }
+func (pl *player[P, M]) NewGame(int)  { pl.e.NewGame() }
+
+func (pl *player[P, M]) Move(s games.State, clock time.Duration) (games.Coords, error) {
+	p, ok := games.PositionOf[P, M](s)
+	if !ok {
+		return games.Coords{}, fmt.Errorf("a position of another game: %T", s)
+	}
+	m := pl.e.BestMove(p, engine.Limits{MyTime: clock})
+	return pl.g.def.Judge.Coords(p, m), nil
+}

@@ -1,0 +1,103 @@
+// Package registry maps -game names to games, like database/sql's drivers: each game is
+// registered by one file of this package (bacteria_war.go, ...) that hands its games.Def to
+// Register. Register instantiates the generic pipeline (search engines, the judge protocol,
+// self-play, the in-process referee) for the game's types, so that the binaries reach every
+// game through the type-free Game interface and import no game package.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"colony/arena"
+	"colony/games"
+	"colony/nn"
+	"colony/selfplay"
+)
+
+// Game is a registered game, with no types of its own.
+type Game interface {
+	Info() games.Info
+	Symmetries() games.Symmetries
+	// Rules is the referee's view of the game.
+	Rules() games.Rules
+	// Engines lists the engines the agent offers for the game, sorted by name.
+	Engines() []EngineInfo
+	// DefaultEngine is the strongest engine (the agent's default).
+	DefaultEngine() string
+	// Defaults are the game's defaults of the engine options the agent does not set.
+	Defaults() games.EngineOptions
+	// Protocols lists the protocols the agent speaks for the game ("judge" first, if any).
+	Protocols() []string
+	// CheckEngine validates an engine name and its options at once (the model file loads and
+	// fits the game; no option the engine does not read is set), without building it.
+	CheckEngine(name string, set []string, o games.EngineOptions) error
+	// Serve runs the agent's side of protocol with the named engine until the session ends.
+	Serve(protocol, engineName string, o games.EngineOptions, in io.Reader, out, log io.Writer) error
+	// Perft counts move paths from board (the start position when "") to depth.
+	Perft(board string, depth int) (uint64, error)
+	// SelfPlay plays PUCT self-play games with model and writes shards into dir.
+	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
+	// Bootstrap plays games of the named engine against itself and writes shards into dir.
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error)
+	// NewPlayer builds the named engine as an in-process contestant for the referee.
+	NewPlayer(engineName string, o games.EngineOptions) (arena.Player, error)
+}
+
+// EngineInfo describes one engine of a game.
+type EngineInfo struct {
+	Name  string
+	Doc   string
+	Flags []string // agent flags the engine reads besides -seed
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Game{}
+)
+
+// Register adds a game. It panics on an invalid definition or a name registered twice (both
+// programming errors, found by any test that imports the package).
+func Register[P games.Position[P, M], M games.Move](def *games.Def[P, M]) Game {
+	if err := def.Check(); err != nil {
+		panic(err)
+	}
+	g := newGame(def)
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[def.Info.Name]; dup {
+		panic(fmt.Sprintf("registry: game %q registered twice", def.Info.Name))
+	}
+	registry[def.Info.Name] = g
+	return g
+}
+
+// Lookup returns the named game, or an error that lists the registered ones.
+func Lookup(name string) (Game, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if g, ok := registry[name]; ok {
+		return g, nil
+	}
+	return nil, fmt.Errorf("unknown game %q (registered: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+// Names lists the registered games, sorted.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
