@@ -1,10 +1,10 @@
-// Command testagent is a deliberately misbehaving Bacteria War judge-protocol agent for
-// testing the referee (cmd/arena). It keeps the position from READY, POSITION and OPP lines
-// and, on TURN, does what -mode says:
+// Command testagent is a deliberately misbehaving judge-protocol agent (any registered game,
+// -game) for testing the referee (cmd/arena). It keeps the position from READY, POSITION and
+// OPP lines and, on TURN, does what -mode says:
 //
 //	random   play a uniformly random legal move (the well-behaved baseline)
 //	garbage  print a line that is not a MOVE
-//	illegal  print a well-formed but illegal MOVE (a jump from an opponent's piece)
+//	illegal  print a well-formed MOVE that the rules refuse
 //	pass     pass although a move exists (illegal: a pass only when forced)
 //	sleep    sleep for an hour instead of answering (runs past its clock)
 //	slow     like random, but think for -think before each move
@@ -20,7 +20,7 @@
 //
 // With -after N the agent plays random moves for its first N turns and misbehaves from then on.
 //
-// Usage: testagent -mode MODE [-after N] [-seed S] [-think D] [-hog MB]
+// Usage: testagent [-game G] -mode MODE [-after N] [-seed S] [-think D] [-hog MB]
 package main
 
 import (
@@ -34,7 +34,9 @@ import (
 	"strings"
 	"time"
 
-	"colony/game/ataxx"
+	"colony/games"
+	"colony/judge"
+	"colony/registry"
 )
 
 func main() {
@@ -43,11 +45,17 @@ func main() {
 	seed := flag.Uint64("seed", 0, "random seed (0: from the clock)")
 	think := flag.Duration("think", 100*time.Millisecond, "thinking time per move in -mode slow")
 	hogMB := flag.Int("hog", 1536, "megabytes to allocate in -mode hog")
+	game := flag.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	flag.Parse()
+	g, err := registry.Lookup(*game)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testagent:", err)
+		os.Exit(2)
+	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	if err := run(*mode, *after, *seed, *think, *hogMB); err != nil {
+	if err := run(g.Rules(), *mode, *after, *seed, *think, *hogMB); err != nil {
 		fmt.Fprintln(os.Stderr, "testagent:", err)
 		os.Exit(1)
 	}
@@ -55,7 +63,7 @@ func main() {
 
 var hoard [][]byte // keeps the hog's memory reachable
 
-func run(mode string, after int, seed uint64, think time.Duration, hogMB int) error {
+func run(rules games.Rules, mode string, after int, seed uint64, think time.Duration, hogMB int) error {
 	switch mode {
 	case "random", "garbage", "illegal", "pass", "sleep", "slow", "crash", "hog", "silent", "spawn":
 	default:
@@ -68,7 +76,7 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 		out.WriteString(s + "\n")
 		out.Flush()
 	}
-	pos := ataxx.Start()
+	pos := rules.Start()
 	turns := 0
 	me := -1 // our player, from READY
 	for in.Scan() {
@@ -81,16 +89,16 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 			if len(f) != 2 || (f[1] != "FIRST" && f[1] != "SECOND") || me >= 0 {
 				return fmt.Errorf("bad READY line %q", in.Text())
 			}
-			me = ataxx.O
+			me = 0
 			if f[1] == "SECOND" {
-				me = ataxx.X
+				me = 1
 			}
 			if mode == "silent" {
 				time.Sleep(time.Hour)
 			}
 			say("OK")
 		case "POSITION":
-			p, err := ataxx.ParseBoard(strings.Join(f[1:], " "))
+			p, err := rules.Parse(strings.Join(f[1:], " "))
 			if err != nil {
 				return err
 			}
@@ -102,7 +110,7 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 			if len(f) != 6 {
 				return fmt.Errorf("bad OPP line %q", in.Text())
 			}
-			var c [4]int
+			var c games.Coords
 			for i := range c {
 				v, err := strconv.Atoi(f[i+1])
 				if err != nil {
@@ -110,11 +118,11 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 				}
 				c[i] = v
 			}
-			m, err := pos.JudgeMove(c[0], c[1], c[2], c[3])
+			next, err := pos.Play(c)
 			if err != nil {
 				return fmt.Errorf("OPP: %v", err)
 			}
-			pos = pos.Apply(m)
+			pos = next
 		case "TURN":
 			if me < 0 || pos.ToMove() != me {
 				return fmt.Errorf("TURN when the opponent is to move (or before READY)")
@@ -137,7 +145,7 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 					say(illegal(pos))
 					continue
 				case "pass":
-					if pos.HasMove() {
+					if pos.RandomMove(rng) != games.PassCoords {
 						say("MOVE -1 -1 -1 -1")
 						continue
 					}
@@ -164,15 +172,16 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 					time.Sleep(think)
 				}
 			}
-			var buf [ataxx.MaxMoves]ataxx.Move
-			moves := pos.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				return fmt.Errorf("TURN in a finished game:\n%s", pos.Diagram())
+			if pos.Terminal() {
+				return fmt.Errorf("TURN in a finished game: %s", pos)
 			}
-			m := moves[rng.IntN(len(moves))]
-			r1, c1, r2, c2 := pos.JudgeCoords(m)
-			pos = pos.Apply(m)
-			say(fmt.Sprintf("MOVE %d %d %d %d", r1, c1, r2, c2))
+			c := pos.RandomMove(rng)
+			next, err := pos.Play(c)
+			if err != nil {
+				return fmt.Errorf("own random move %v: %v", c, err)
+			}
+			pos = next
+			say(judge.MoveLine(c))
 		case "FINISH":
 			return nil
 		default:
@@ -182,21 +191,13 @@ func run(mode string, after int, seed uint64, think time.Duration, hogMB int) er
 	return in.Err()
 }
 
-// illegal returns a well-formed MOVE that is illegal in p: a leap from an opponent's piece
-// (or, if the opponent has none, from an empty cell) to a cell two rows away.
-func illegal(p ataxx.Position) string {
-	src := p.Pieces(1 - p.ToMove())
-	if src == 0 {
-		src = p.Empty()
+// illegal returns a well-formed MOVE that the rules refuse in p: the first of a few
+// coordinate sets (a move of zero length, leaps along the edges) that p does not accept.
+func illegal(p games.State) string {
+	for _, c := range []games.Coords{{1, 1, 1, 1}, {1, 1, 3, 1}, {3, 1, 1, 1}, {1, 1, 1, 3}, {2, 2, 2, 2}} {
+		if _, err := p.Play(c); err != nil {
+			return judge.MoveLine(c)
+		}
 	}
-	sq := 0
-	for src&(1<<sq) == 0 {
-		sq++
-	}
-	r, c := sq/ataxx.Size+1, sq%ataxx.Size+1
-	r2 := r + 2
-	if r2 > ataxx.Size {
-		r2 = r - 2
-	}
-	return fmt.Sprintf("MOVE %d %d %d %d", r, c, r2, c)
+	return "MOVE 0 0 0 0" // off every board
 }
