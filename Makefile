@@ -15,7 +15,10 @@ all: build
 # The binaries use the AVX2/FMA inference kernel (Go's experimental simd/archsimd) when this
 # toolchain builds it and its parity tests against the portable path pass on this machine;
 # otherwise the portable build. `make build SIMD=` forces the portable build.
-SIMD ?= $(shell GOEXPERIMENT=simd $(GO) test -count=1 -run 'SIMDMatchesPortable|ForwardMatchesReference|BatchEqualsSingles' ./nn >/dev/null 2>&1 && echo simd)
+SIMD ?= $(shell echo "make: checking the AVX2 inference build (GOEXPERIMENT=simd parity tests of ./nn)..." >&2; \
+	if GOEXPERIMENT=simd $(GO) test -count=1 -run 'SIMDMatchesPortable|ForwardMatchesReference|BatchEqualsSingles' ./nn >/dev/null 2>&1; \
+	then echo "make: AVX2 build passes its parity tests: using it" >&2; echo simd; \
+	else echo "make: no AVX2 build here: using the portable build" >&2; fi)
 
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN)/ ./cmd/...
@@ -33,13 +36,15 @@ test-long:
 # A match of the shipped agent (mcts on the embedded network) against Colony's classical
 # alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it).
 play: build
-	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 \
+	@mkdir -p runs
+	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -out runs/play-$$(date +%Y%m%d-%H%M%S) \
 		-a '$(BIN)/agent -game bacteria-war -engine $(ENGINE) -seed {seed}' \
 		-b '$(BIN)/agent -game bacteria-war -engine $(OPP) -seed {seed}'
 
 # The acceptance matches (tens of minutes on 2 cores): A vs B over GAMES games at the judge clock.
 match: build
-	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -json \
+	@mkdir -p runs
+	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -json -out runs/match-$$(date +%Y%m%d-%H%M%S) \
 		-a '$(BIN)/agent -game bacteria-war -engine $(A) -seed {seed}' \
 		-b '$(BIN)/agent -game bacteria-war -engine $(B) -seed {seed}'
 

@@ -60,7 +60,7 @@ type Def[P Position[P, M], M Move] struct {
 	Defaults EngineOptions
 }
 
-// Judge is a game's notation on the judge protocol (RULES.md, "Judge protocol").
+// Judge is a game's notation on the judge protocol (docs/rules.md, "Judge protocol").
 type Judge[P Position[P, M], M Move] struct {
 	// Move reads judge coordinates as a legal move of p (an error for an illegal one).
 	Move func(p P, c Coords) (M, error)

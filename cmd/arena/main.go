@@ -46,7 +46,7 @@ game's index and the side) and {game} the game's index: -b 'bin/agent -engine ra
 -seed {seed}' gives a different random player in every game, and the match stays
 reproducible with -seed.
 
-Protocol (RULES.md, "Judge protocol"): READY FIRST|SECOND, answered by OK within -ready
+Protocol (docs/rules.md, "Judge protocol"): READY FIRST|SECOND, answered by OK within -ready
 (3000 ms); then TURN my_time opp_time (both remaining whole-game clocks in ms) answered by
 MOVE x1 y1 x2 y2 (1-based row, col; -1 -1 -1 -1 for a pass, legal only when forced); the
 other agent then gets OPP x1 y1 x2 y2 ms (whole milliseconds, rounded down); FINISH when the game is over. The referee measures

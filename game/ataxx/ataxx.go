@@ -4,7 +4,7 @@
 // 0-based (row 0 is the judge's row 1). Bit sq of a bitboard is set when the square is
 // occupied. The first player O is player 0, the second player X is player 1.
 //
-// The rules are those of RULES.md §1 (Bacteria War): no blockers, no 50-move rule, no
+// The rules are those of docs/rules.md §1 (Bacteria War): no blockers, no 50-move rule, no
 // repetition draws, and a 400-turn cap in which a pass counts as a turn.
 package ataxx
 

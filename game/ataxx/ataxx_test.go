@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// startPerft are the perft counts of the start position (RULES.md §1).
+// startPerft are the perft counts of the start position (docs/rules.md §1).
 var startPerft = []uint64{16, 256, 6460, 155888, 4752668, 141865520}
 
 func TestPerftStart(t *testing.T) {
