@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"colony/game/ataxx"
 	"colony/nn"
 	"colony/nn/onnx"
 )
@@ -13,7 +14,7 @@ import (
 // TestExportMatchesNet exports random models (BatchNorm statistics perturbed), runs them with
 // onnx-go and compares with the pure-Go forward pass.
 func TestExportMatchesNet(t *testing.T) {
-	for _, a := range []nn.Arch{nn.AtaxxArch(2, 8), nn.AtaxxArch(1, 6)} {
+	for _, a := range []nn.Arch{nn.ArchFor(ataxx.Info, 2, 8), nn.ArchFor(ataxx.Info, 1, 6)} {
 		m := nn.NewRandom(a, 7)
 		rng := rand.New(rand.NewPCG(1, 2))
 		convs := []*nn.Conv{&m.Weights.Stem, &m.Weights.PolicyConv, &m.Weights.ValueConv}
