@@ -1,0 +1,80 @@
+package registry_test
+
+import (
+	"strings"
+	"testing"
+
+	"colony/games"
+	"colony/registry"
+)
+
+func TestLookup(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := g.Info(); info.Players() != 2 || info.PolicySize != 834 || g.Symmetries().NumSymmetries() != 8 {
+		t.Errorf("bacteria-war: %+v, %d symmetries", info, g.Symmetries().NumSymmetries())
+	}
+	if _, err := registry.Lookup("chess"); err == nil || !strings.Contains(err.Error(), "bacteria-war") {
+		t.Errorf("unknown game: %v (want the list of registered games)", err)
+	}
+	if n, err := g.Perft("", 4); err != nil || n != 155888 {
+		t.Errorf("perft 4 = %d, %v", n, err)
+	}
+}
+
+func TestRegisterTwicePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a second registration of a name did not panic")
+		}
+	}()
+	registry.Register(triDef("bacteria-war"))
+}
+
+func TestRegisterRefusesABadDef(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a definition without a start position was registered")
+		}
+	}()
+	d := triDef("tri-no-start")
+	d.Start = nil
+	registry.Register(d)
+}
+
+// TestToyGameThroughTheContract: the toy game's generic pieces (perft, referee view, engines)
+// work from its registration alone.
+func TestToyGameThroughTheContract(t *testing.T) {
+	g := registry.Register(triDef("tri-contract"))
+	for d, want := range []uint64{1, 9, 72, 504, 3024} {
+		if n, err := g.Perft("", d); err != nil || n != want {
+			t.Errorf("perft %d = %d, %v; want %d", d, n, err, want)
+		}
+	}
+	if n, err := g.Perft("012/012/01. 2", 1); err != nil || n != 1 {
+		t.Errorf("perft 1 with one empty cell = %d, %v", n, err)
+	}
+	var names []string
+	for _, e := range g.Engines() {
+		names = append(names, e.Name)
+	}
+	if strings.Join(names, ",") != "mcts,mcts-rollout,random" {
+		t.Errorf("engines %v", names)
+	}
+	if err := g.CheckEngine("mcts", []string{"endgame"}, games.EngineOptions{}); err == nil {
+		t.Error("-endgame accepted for a game without a finishing engine")
+	}
+	st := g.Rules().Start()
+	if _, err := st.Play(games.Coords{1, 1, 1, 2}); err == nil {
+		t.Error("a claim with two different cells was accepted")
+	}
+	st, err := st.Play(games.Coords{2, 2, 2, 2})
+	if err != nil || st.ToMove() != 1 || st.String() != ".../.0./... 1" {
+		t.Fatalf("after a claim: %v, %v", st, err)
+	}
+	if _, err := st.Play(games.Coords{2, 2, 2, 2}); err == nil {
+		t.Error("a taken cell was claimed again")
+	}
+}
