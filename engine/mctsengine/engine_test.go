@@ -145,23 +145,6 @@ func TestTreeReuse(t *testing.T) {
 	}
 }
 
-func TestMovesLeft(t *testing.T) {
-	if n := ataxx.Start().MovesLeft(); n < 15 || n > 30 {
-		t.Errorf("start: %d moves left", n)
-	}
-	late, err := ataxx.ParseBoard("OOOOOOO/OOOOOOO/XXXXXXX/XXXXXXX/OOOOOOO/XXXXXXX/OOOOX.. O")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := late.MovesLeft(); n < 1 || n > 3 {
-		t.Errorf("two empty cells: %d moves left", n)
-	}
-	capped, _ := ataxx.ParseBoard("O....../......./......./......./......./......./......X O 398")
-	if n := capped.MovesLeft(); n != 1 {
-		t.Errorf("two turns before the cap: %d moves left, want 1", n)
-	}
-}
-
 // TestClock plays a game against itself on a short whole-game clock charged with the real
 // time each move took: neither side may run out, and a game that fills the board should use
 // most of the clock.

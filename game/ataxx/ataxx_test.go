@@ -589,3 +589,20 @@ func TestOwnTurnsLeft(t *testing.T) {
 		}
 	}
 }
+
+func TestMovesLeft(t *testing.T) {
+	if n := Start().MovesLeft(); n < 15 || n > 30 {
+		t.Errorf("start: %d moves left", n)
+	}
+	late, err := ParseBoard("OOOOOOO/OOOOOOO/XXXXXXX/XXXXXXX/OOOOOOO/XXXXXXX/OOOOX.. O")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := late.MovesLeft(); n < 1 || n > 3 {
+		t.Errorf("two empty cells: %d moves left", n)
+	}
+	capped, _ := ParseBoard("O....../......./......./......./......./......./......X O 398")
+	if n := capped.MovesLeft(); n != 1 {
+		t.Errorf("two turns before the cap: %d moves left, want 1", n)
+	}
+}
