@@ -10,37 +10,25 @@
 package games
 
 import (
+	"colony/mcts"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 )
 
-// MaxPlayers bounds the number of players of any game (equal to mcts.MaxPlayers).
-const MaxPlayers = 4
+// MaxPlayers bounds the number of players of any game.
+const MaxPlayers = mcts.MaxPlayers
 
 // Values holds one value per player in [-1, 1] (1 = win, -1 = loss; a share of the board for
 // games scored by cells); entries past the game's player count are zero. There is no sign
 // flipping: asymmetric and 4-player games fit.
-type Values = [MaxPlayers]float32
+type Values = mcts.Values
 
-// Position is what every game's position gives the pipeline. P is the concrete position type
-// (a small value: Apply is copy-make) and M its move type.
+// Position is what every game's position gives the pipeline: what the search needs
+// (mcts.Position: LegalMoves into a caller buffer, copy-make Apply, ToMove, NumPlayers,
+// Terminal, Values per player, Hash) plus the network input and a one-line notation.
 type Position[P any, M comparable] interface {
-	// LegalMoves appends the legal moves to dst[:0]; a terminal position has none. A forced
-	// pass is a move. With cap(dst) >= Info.MaxMoves it must not allocate.
-	LegalMoves(dst []M) []M
-	// Apply returns the position after the legal move m.
-	Apply(m M) P
-	// ToMove is the player to move, 0-based.
-	ToMove() int
-	// NumPlayers is the number of players (2..MaxPlayers).
-	NumPlayers() int
-	// Terminal reports whether the game is over.
-	Terminal() bool
-	// Values is the result of a terminal position, one entry per player.
-	Values() Values
-	// Hash identifies the position (tree reuse, transposition tables).
-	Hash() uint64
+	mcts.Position[P, M]
 	// Encode writes the network input (Info.InputSize() values) into dst.
 	Encode(dst []float32)
 	// String is the position in the game's one-line board notation (Def.Parse reads it).
