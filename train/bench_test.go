@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"colony/game/ataxx"
 	"colony/nn"
 )
 
@@ -12,7 +13,7 @@ import (
 func BenchmarkTrainStep(b *testing.B) {
 	for _, tc := range []struct{ blocks, channels, batch int }{{4, 32, 256}, {1, 8, 4}} {
 		b.Run(fmt.Sprintf("%dx%d/b%d", tc.blocks, tc.channels, tc.batch), func(b *testing.B) {
-			m := nn.NewRandom(nn.AtaxxArch(tc.blocks, tc.channels), 1)
+			m := nn.NewRandom(nn.ArchFor(ataxx.Info, tc.blocks, tc.channels), 1)
 			tr, err := NewTrainer(m, Config{Batch: tc.batch})
 			if err != nil {
 				b.Fatal(err)

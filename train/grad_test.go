@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"colony/game/ataxx"
 	"colony/nn"
 )
 
@@ -27,7 +28,7 @@ func lossAndGrads(t *testing.T, tr *Trainer) (float64, [][]float32) {
 // TestGradientFiniteDifference compares the analytic gradient of the total loss with central
 // differences for the largest-gradient entry and one random entry of every learnable tensor.
 func TestGradientFiniteDifference(t *testing.T) {
-	m := nn.NewRandom(nn.AtaxxArch(1, 4), 11)
+	m := nn.NewRandom(nn.ArchFor(ataxx.Info, 1, 4), 11)
 	perturb(m, 12)
 	cfg := Config{Batch: 4, WeightDecay: 1e-2, ValueWeight: 2}
 	tr, err := NewTrainer(m, cfg)

@@ -11,7 +11,7 @@ import (
 )
 
 // tinyArch is the small net the fast tests use: 1 block x 8 channels on the Ataxx encoding.
-func tinyArch() nn.Arch { return nn.AtaxxArch(1, 8) }
+func tinyArch() nn.Arch { return nn.ArchFor(ataxx.Info, 1, 8) }
 
 // dataset is a fixed set of encoded positions with targets.
 type dataset struct {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"colony/game/ataxx"
 	"colony/nn"
 )
 
@@ -82,7 +83,7 @@ func naiveForward(m *nn.Model, input []float32, batch int, policy, value []float
 
 // TestGraphMatchesNaive holds the eval-mode gorgonia graph to the float64 reference.
 func TestGraphMatchesNaive(t *testing.T) {
-	m := nn.NewRandom(nn.AtaxxArch(2, 8), 3)
+	m := nn.NewRandom(nn.ArchFor(ataxx.Info, 2, 8), 3)
 	perturb(m, 4)
 	a := m.Arch
 	const B = 5

@@ -91,7 +91,7 @@ func TestParityWithNN(t *testing.T) {
 		blocks, channel int
 	}{{"1x8", 1, 8}, {"2x16", 2, 16}, {"4x32", 4, 32}} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := nn.NewRandom(nn.AtaxxArch(tc.blocks, tc.channel), 3)
+			m := nn.NewRandom(nn.ArchFor(ataxx.Info, tc.blocks, tc.channel), 3)
 			perturb(m, 4)
 			checkParity(t, m, 1e-4)
 		})
