@@ -10,25 +10,30 @@
 package games
 
 import (
-	"colony/mcts"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 )
 
-// MaxPlayers bounds the number of players of any game.
-const MaxPlayers = mcts.MaxPlayers
+// MaxPlayers bounds the number of players of any game (mcts.MaxPlayers: the contract stays
+// a leaf that game packages can import, so it restates the bound; a test keeps them equal).
+const MaxPlayers = 4
 
 // Values holds one value per player in [-1, 1] (1 = win, -1 = loss; a share of the board for
 // games scored by cells); entries past the game's player count are zero. There is no sign
-// flipping: asymmetric and 4-player games fit.
-type Values = mcts.Values
+// flipping: asymmetric and 4-player games fit. It is the same type as mcts.Values.
+type Values = [MaxPlayers]float32
 
-// Position is what every game's position gives the pipeline: what the search needs
-// (mcts.Position: LegalMoves into a caller buffer, copy-make Apply, ToMove, NumPlayers,
-// Terminal, Values per player, Hash) plus the network input and a one-line notation.
+// Position is what every game's position gives the pipeline: the search's interface
+// (mcts.Position, restated here method for method) plus the network input and a notation.
 type Position[P any, M comparable] interface {
-	mcts.Position[P, M]
+	LegalMoves(dst []M) []M // appends to dst[:0]; none when terminal; a forced pass is a move
+	Apply(m M) P            // copy-make
+	ToMove() int            // 0-based
+	NumPlayers() int        // 2..MaxPlayers
+	Terminal() bool
+	Values() Values // the result of a terminal position, per player
+	Hash() uint64
 	// Encode writes the network input (Info.InputSize() values) into dst.
 	Encode(dst []float32)
 	// String is the position in the game's one-line board notation (Def.Parse reads it).

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"colony/games"
+	"colony/mcts"
 	"colony/registry"
 )
 
@@ -76,5 +77,16 @@ func TestToyGameThroughTheContract(t *testing.T) {
 	}
 	if _, err := st.Play(games.Coords{2, 2, 2, 2}); err == nil {
 		t.Error("a taken cell was claimed again")
+	}
+}
+
+// TestContractMatchesSearch: the contract restates the search's bound on players.
+func TestContractMatchesSearch(t *testing.T) {
+	if games.MaxPlayers != mcts.MaxPlayers {
+		t.Fatalf("games.MaxPlayers %d, mcts.MaxPlayers %d", games.MaxPlayers, mcts.MaxPlayers)
+	}
+	var v games.Values = mcts.Values{1, 2, 3, 4}
+	if v[3] != 4 {
+		t.Fatal(v)
 	}
 }
