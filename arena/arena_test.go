@@ -145,6 +145,7 @@ func TestRandomVsRandom(t *testing.T) {
 		t.Errorf("a_score %v, want %v", sum.AScore, want)
 	}
 	var wins [3]int
+	var byRole [2][3]int
 	for i := range 6 {
 		r := readRecord(t, filepath.Join(dir, fmt.Sprintf("game-%05d.json", i)))
 		if r.Index != i || r.OpeningIndex != i/2 || r.AFirst != (i%2 == 0) || len(r.Opening) != 5 || r.Seed != 42 {
@@ -157,10 +158,17 @@ func TestRandomVsRandom(t *testing.T) {
 		if r.PeakRSSMB["a"] <= 0 || r.PeakRSSMB["a"] > 1024 {
 			t.Errorf("game %d: peak RSS %v", i, r.PeakRSSMB)
 		}
-		wins[map[string]int{"a": 0, "draw": 1, "b": 2}[r.Winner]]++
+		w := map[string]int{"a": 0, "draw": 1, "b": 2}[r.Winner]
+		wins[w]++
+		byRole[map[bool]int{true: 0, false: 1}[r.AFirst]][w]++
 	}
 	if wins != [3]int{sum.AWins, sum.Draws, sum.BWins} {
 		t.Errorf("records count %v, summary %+v", wins, sum)
+	}
+	for i, role := range sum.ByRole {
+		if role.Role != [2]string{"O", "X"}[i] || role.Games != 3 || byRole[i] != [3]int{role.AWins, role.Draws, role.BWins} {
+			t.Errorf("A as %s: records %v, summary %+v", role.Role, byRole[i], role)
+		}
 	}
 	var s2 Summary
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))

@@ -35,19 +35,41 @@ type Summary struct {
 	OutDir   string  `json:"out_dir,omitempty"`
 	ACmd     string  `json:"a_cmd"`
 	BCmd     string  `json:"b_cmd"`
+	// ByRole splits A's results by the seat A played: [0] as FIRST, [1] as SECOND (an
+	// asymmetric game such as Catch The Mouse is two games in one).
+	ByRole [2]RoleResult `json:"by_role"`
+}
+
+// RoleResult is A's record in one seat.
+type RoleResult struct {
+	Role   string  `json:"role"` // the game's name of the seat ("O", "R"...)
+	Games  int     `json:"games"`
+	AWins  int     `json:"a_wins"`
+	Draws  int     `json:"draws"`
+	BWins  int     `json:"b_wins"`
+	AScore float64 `json:"a_score"`
 }
 
 // Add counts one game.
 func (s *Summary) Add(r *Record) {
 	s.Games++
+	role := &s.ByRole[0]
+	if !r.AFirst {
+		role = &s.ByRole[1]
+	}
+	role.Games++
 	switch r.Winner {
 	case "a":
 		s.AWins++
+		role.AWins++
 	case "b":
 		s.BWins++
+		role.BWins++
 	default:
 		s.Draws++
+		role.Draws++
 	}
+	role.AScore = (float64(role.AWins) + float64(role.Draws)/2) / float64(role.Games)
 	for _, v := range r.Verdicts {
 		n := map[string]map[string]*int{
 			"a": {TLE: &s.ATLE, RE: &s.ARE, Crash: &s.ACrash},
@@ -139,6 +161,9 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 	sum := &Summary{Game: cfg.Rules.Info().Name, Seed: cfg.Seed, Openings: cfg.Openings,
 		ClockMs: cfg.Clock.Milliseconds(), OutDir: cfg.OutDir, AScore: 0.5}
 	sum.ACmd, sum.BCmd = strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")
+	for i, name := range cfg.Rules.Info().PlayerNames[:2] {
+		sum.ByRole[i].Role = name
+	}
 	var firstErr error
 	done := 0
 	for res := range results {

@@ -193,6 +193,11 @@ func printSummary(w io.Writer, s *arena.Summary, took time.Duration) {
 		s.Game, s.Games, took.Round(time.Second), s.ClockMs, s.Openings, s.Seed)
 	fmt.Fprintf(w, "A: %s\nB: %s\n", s.ACmd, s.BCmd)
 	fmt.Fprintf(w, "A wins %d, draws %d, losses %d: score %.1f%%\n", s.AWins, s.Draws, s.BWins, 100*s.AScore)
+	for i, r := range s.ByRole {
+		if r.Games > 0 {
+			fmt.Fprintf(w, "  A as %s (%s): %d-%d-%d, %.1f%%\n", r.Role, [2]string{"FIRST", "SECOND"}[i], r.AWins, r.Draws, r.BWins, 100*r.AScore)
+		}
+	}
 	elo := fmt.Sprintf("%+.0f +/- %.0f (95%%)", s.Elo, s.EloErr)
 	switch s.EloBound {
 	case "lower":
