@@ -60,3 +60,12 @@ fuzz:
 
 clean:
 	rm -rf $(BIN)
+
+# One self-contained Go file (package main, standard library only) for the ALPHANO judge,
+# generated from the agent's packages and checked the way the judge builds it (README, "Ship it"):
+# `make export` writes bin/Main.go; `make export ENGINE=alphabeta EXPORT=ab.go`, `make export MODEL=m.model`.
+EXPORT  ?= $(BIN)/Main.go
+MODEL   ?=
+.PHONY: export
+export:
+	$(GO) run ./cmd/export -game bacteria-war -engine $(ENGINE) $(if $(MODEL),-model $(MODEL)) -o $(EXPORT) -check

@@ -1,0 +1,126 @@
+// Command export writes an agent program as ONE self-contained Go source file (package main,
+// standard library only) for judges that compile a single file with `go build Main.go`:
+//
+//	export -game bacteria-war -engine mcts [-model F] [-o Main.go] [-- extra agent flags]
+//
+// The file is generated from the packages of the main package (-main, colony/cmd/agent by
+// default) for the judge's build configuration; the flags are fixed in it, the model is carried
+// in it. See package colony/export.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"colony/export"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: export -game G -engine E [-model F|none] [-o Main.go] [flags] [-- agent flags]")
+		fs.PrintDefaults()
+	}
+	game := fs.String("game", "bacteria-war", "game the program plays (its -game flag)")
+	engine := fs.String("engine", "mcts", "engine the program plays with (its -engine flag)")
+	model := fs.String("model", "", "model file to carry (default: the game's newest embedded model; \""+export.ModelNone+"\": none)")
+	out := fs.String("o", "Main.go", "output file (- for stdout)")
+	mainPkg := fs.String("main", export.DefaultMain, "import path of the program's main package")
+	tags := fs.String("tags", strings.Join(export.DefaultTags, ","), "build tags of the exported build (comma-separated)")
+	goos := fs.String("goos", "linux", "target GOOS (the judge's)")
+	goarch := fs.String("goarch", "amd64", "target GOARCH (the judge's)")
+	strip := fs.Bool("strip-comments", false, "leave the packages' comments out (smaller file)")
+	dir := fs.String("C", "", "directory inside the module to load from (default: the current one)")
+	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy) and check that READY is answered OK within 3000 ms")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var tagList []string
+	for _, t := range strings.Split(*tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tagList = append(tagList, t)
+		}
+	}
+	if tagList == nil {
+		tagList = []string{}
+	}
+	prog, err := export.Load(export.LoadConfig{Dir: *dir, Main: *mainPkg, Tags: tagList, GOOS: *goos, GOARCH: *goarch})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	src, info, err := prog.Generate(export.Options{Game: *game, Engine: *engine, Flags: fs.Args(), Model: *model, StripComments: *strip})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *out == "-" {
+		if _, err := stdout.Write(src); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	} else if err := writeFile(*out, src); err != nil {
+		fmt.Fprintln(stderr, "export:", err)
+		return 1
+	}
+	m := "no model"
+	if info.Model != "" {
+		m = fmt.Sprintf("model %s (%s, SHA-256 %.16s...)", info.Model, info.ModelSource, info.ModelSHA256)
+	}
+	fmt.Fprintf(stderr, "export: wrote %s: %d bytes, %s %s, %s, %d packages\n", *out, info.Size, *game, *engine, m, len(prog.Packages()))
+	if *check {
+		tmp, err := os.MkdirTemp("", "export-check-")
+		if err != nil {
+			fmt.Fprintln(stderr, "export:", err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		start := time.Now()
+		bin, err := export.BuildStandalone(src, tmp)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		built := time.Since(start)
+		ready, err := export.CheckReady(bin, 3*time.Second)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "export: check: go build Main.go took %v; READY answered OK %v after start\n", built.Round(time.Millisecond), ready.Round(time.Millisecond))
+	}
+	return 0
+}
+
+// writeFile writes data to path through a temporary file in the same directory.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

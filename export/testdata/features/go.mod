@@ -1,0 +1,3 @@
+module example.com/feat
+
+go 1.22

@@ -1,0 +1,9 @@
+package main
+
+import (
+	"fmt"
+
+	"example.com/nonstd/lib"
+)
+
+func main() { fmt.Println(lib.Y()) }
