@@ -237,3 +237,16 @@ func TestAgentExportPlays(t *testing.T) {
 		}
 	}
 }
+
+// A local that would capture a renamed reference is refused with its position.
+func TestShadowingRefused(t *testing.T) {
+	abs, _ := filepath.Abs("testdata/shadow")
+	_, err := Load(LoadConfig{Dir: abs, Main: "example.com/shadow/cmd/app", Tags: []string{}})
+	if err == nil {
+		t.Fatal("exported a program whose rewritten reference a local would capture")
+	}
+	t.Log(err)
+	if !strings.Contains(err.Error(), "main.go:8") || !strings.Contains(err.Error(), "app_X") {
+		t.Errorf("error %q does not name the reference", err)
+	}
+}

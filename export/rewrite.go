@@ -50,7 +50,6 @@ func (p *Program) rewrite() error {
 	fields := p.embeddedFieldNames()
 	var errs []string
 	for _, op := range p.pkgs {
-		info := op.pkg.TypesInfo
 		for _, f := range op.files {
 			if err := p.findEmbeds(op, f); err != nil {
 				return err
@@ -74,7 +73,7 @@ func (p *Program) rewrite() error {
 					if isInit && c.Node() == fd.Name {
 						return false
 					}
-					return p.visit(c, info, fields, &errs)
+					return p.visit(c, op, fields, &errs)
 				}, nil)
 				if isInit {
 					fd.Name.Name = fmt.Sprintf("%s_init_%d", op.prefix, len(op.inits))
@@ -103,7 +102,8 @@ func (p *Program) rewrite() error {
 // visit rewrites one node: qualified references to own packages become prefixed identifiers,
 // references to the standard library use the merged file-scope names, own package-level
 // identifiers get their prefix, and embedded fields follow their renamed types.
-func (p *Program) visit(c *astutil.Cursor, info *types.Info, fields map[*types.Var]string, errs *[]string) bool {
+func (p *Program) visit(c *astutil.Cursor, op *ownPkg, fields map[*types.Var]string, errs *[]string) bool {
+	info := op.pkg.TypesInfo
 	switch n := c.Node().(type) {
 	case *ast.SelectorExpr:
 		x, ok := n.X.(*ast.Ident)
@@ -122,9 +122,13 @@ func (p *Program) visit(c *astutil.Cursor, info *types.Info, fields map[*types.V
 				return false
 			}
 			c.Replace(&ast.Ident{NamePos: x.NamePos, Name: name})
+			p.checkShadow(op, x.Pos(), name, errs)
 			return false
 		}
-		x.Name = p.stdAlias[ip]
+		if x.Name != p.stdAlias[ip] {
+			x.Name = p.stdAlias[ip]
+			p.checkShadow(op, x.Pos(), x.Name, errs)
+		}
 		p.stdUsed[ip] = true
 		return false
 	case *ast.Ident:
@@ -152,6 +156,9 @@ func (p *Program) visit(c *astutil.Cursor, info *types.Info, fields map[*types.V
 			return false
 		}
 		if name, ok := p.newName(obj); ok {
+			if info.Uses[n] != nil {
+				p.checkShadow(op, n.Pos(), name, errs)
+			}
 			n.Name = name
 			return false
 		}
@@ -162,6 +169,7 @@ func (p *Program) visit(c *astutil.Cursor, info *types.Info, fields map[*types.V
 			// A dot-imported standard-library object: qualify it.
 			ip := obj.Pkg().Path()
 			p.stdUsed[ip] = true
+			p.checkShadow(op, n.Pos(), p.stdAlias[ip], errs)
 			c.Replace(&ast.SelectorExpr{X: &ast.Ident{NamePos: n.NamePos, Name: p.stdAlias[ip]}, Sel: &ast.Ident{NamePos: n.NamePos, Name: n.Name}})
 		}
 		return false
@@ -379,8 +387,7 @@ func filterComments(f *ast.File) (all, dirs []*ast.CommentGroup) {
 	return all, dirs
 }
 
-// checkNames makes sure that the file-scope names of the output are distinct and that no local
-// identifier of an own package hides one of the names the rewriting introduced.
+// checkNames makes sure that the file-scope names of the output are distinct.
 func (p *Program) checkNames() error {
 	owner := map[string]string{}
 	var dups []string
@@ -391,7 +398,6 @@ func (p *Program) checkNames() error {
 		}
 		owner[name] = what
 	}
-	introduced := map[string]bool{}
 	for _, op := range p.pkgs {
 		scope := op.pkg.Types.Scope()
 		for _, n := range scope.Names() {
@@ -400,49 +406,23 @@ func (p *Program) checkNames() error {
 			}
 			nn := op.prefix + "_" + n
 			add(nn, op.pkg.PkgPath+"."+n)
-			introduced[nn] = true
 		}
 		for _, n := range op.inits {
 			add(n, op.pkg.PkgPath+" init")
-			introduced[n] = true
 		}
 	}
 	for ip, a := range p.stdAlias {
 		add(a, "import "+strconv.Quote(ip))
-		if a != path.Base(ip) {
-			introduced[a] = true
-		}
 	}
 	for _, h := range []string{helperFiles, helperUnpack, helperData, "main"} {
 		add(h, "the exporter's "+h)
-		introduced[h] = true
 	}
 	for _, ev := range p.embeds {
 		add(ev.fn, "the exporter's "+ev.fn)
-		introduced[ev.fn] = true
 	}
 	if len(dups) > 0 {
 		sort.Strings(dups)
 		return fmt.Errorf("export: names clash in the one-file program: %s", strings.Join(dups, ", "))
-	}
-	var hidden []string
-	for _, op := range p.pkgs {
-		for id, obj := range op.pkg.TypesInfo.Defs {
-			if obj == nil || isPkgLevel(obj) || !introduced[id.Name] {
-				continue
-			}
-			if v, ok := obj.(*types.Var); ok && v.IsField() {
-				continue
-			}
-			if _, ok := obj.(*types.Func); ok {
-				continue // a method
-			}
-			hidden = append(hidden, fmt.Sprintf("%s: %s", p.fset.Position(id.Pos()), id.Name))
-		}
-	}
-	if len(hidden) > 0 {
-		sort.Strings(hidden)
-		return fmt.Errorf("export: local identifiers would hide names of the one-file program (rename them):\n\t%s", strings.Join(hidden, "\n\t"))
 	}
 	p.fileScope = map[string]bool{}
 	for n := range owner {
@@ -458,4 +438,20 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// checkShadow reports a reference rewritten to name at pos that a local declaration of that
+// name would capture in the one-file program.
+func (p *Program) checkShadow(op *ownPkg, pos token.Pos, name string, errs *[]string) {
+	pkgScope := op.pkg.Types.Scope()
+	inner := pkgScope.Innermost(pos)
+	if inner == nil {
+		return
+	}
+	scope, obj := inner.LookupParent(name, pos)
+	if obj == nil || scope == pkgScope || scope == types.Universe || scope.Parent() == pkgScope {
+		return
+	}
+	*errs = append(*errs, fmt.Sprintf("%s: the reference becomes %s, which the local %s declared at %s would hide (rename the local)",
+		p.fset.Position(pos), name, name, p.fset.Position(obj.Pos())))
 }
