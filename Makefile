@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= mcts
 B       ?= alphabeta
 
-.PHONY: all build test test-long play match bench perft fuzz vet clean
+.PHONY: all build test test-long play match bench perft fuzz vet clean tidy-check
 
 all: build
 
@@ -56,7 +56,12 @@ perft: build
 	$(BIN)/agent -game bacteria-war -perft 6
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./cmd/agent
+	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./judge
+
+# go.mod and go.sum are tidy: this prints nothing when they are (it may download the test
+# dependencies of dependencies once).
+tidy-check:
+	$(GO) mod tidy -diff
 
 clean:
 	rm -rf $(BIN)
