@@ -675,12 +675,29 @@ func (p *Position) applyN(g *geometry, me, kind, s, t int) {
 	p.hash ^= h
 }
 
+// gain64 is Gain for boards of up to 8x8.
+func (p Position) gain64(m Move) int {
+	g := &geoms[p.n]
+	t := m.To()
+	occ := p.bb[0][0] | p.bb[1][0] | p.bb[2][0] | p.bb[3][0]
+	switch m.kind() {
+	case kindMerge:
+		return bits.OnesCount64(g.adj1w[t]&^occ) - 1
+	case kindSpread:
+		return 1 + bits.OnesCount64(g.adj1w[t]&occ&^p.bb[p.side][0])
+	}
+	return bits.OnesCount64(g.adj1w[t] & occ &^ p.bb[p.side][0])
+}
+
 // Gain returns how many cells the side to move gains with m in p: for a spread 1 plus the
 // enemy cells it converts, for a jump the converted cells, for a merge the empty cells it
 // fills less the emptied source; 0 for Pass.
 func (p Position) Gain(m Move) int {
 	if m == Pass {
 		return 0
+	}
+	if p.n <= 8 {
+		return p.gain64(m)
 	}
 	g := &geoms[p.n]
 	t := m.To()
@@ -700,7 +717,26 @@ func Neighbours(n, sq int) Bitboard { return geoms[n].adj1[sq] }
 func Ring2(n, sq int) Bitboard { return geoms[n].adj2[sq] }
 
 // Dilate returns the cells at distance at most 1 of b on an n x n board (b included).
-func Dilate(n int, b Bitboard) Bitboard { return geoms[n].dilate(b) }
+func Dilate(n int, b Bitboard) Bitboard {
+	if n <= 8 {
+		return Bitboard{geoms[n].dilate64(b[0])}
+	}
+	return geoms[n].dilate(b)
+}
+
+// Dilate64 is Dilate for boards of up to 8x8, whose cells fit in one word.
+func Dilate64(n int, b uint64) uint64 { return geoms[n].dilate64(b) }
+
+// Neighbours64 is Neighbours for boards of up to 8x8.
+func Neighbours64(n, sq int) uint64 { return geoms[n].adj1w[sq&63] }
 
 // Full returns every cell of an n x n board.
 func Full(n int) Bitboard { return geoms[n].full }
+
+// WithToMove returns p with player pl to move, cells and turn count kept (searches that
+// let a player move out of turn, such as best-reply search).
+func (p Position) WithToMove(pl int) Position {
+	p.hash ^= zobSide[p.side] ^ zobSide[pl&3]
+	p.side = uint8(pl & 3)
+	return p
+}

@@ -162,8 +162,12 @@ func TestAgainstNaive(t *testing.T) {
 					if !p.IsLegal(em) {
 						t.Fatalf("%s: %v (naive move %d) is not IsLegal", p, em, i)
 					}
-					if c, nc := p.Apply(em), b.apply(m); c.String() != nc.String() || c.Turns() != nc.turns {
+					c, nc := p.Apply(em), b.apply(m)
+					if c.String() != nc.String() || c.Turns() != nc.turns {
 						t.Fatalf("%s\nafter %v: %s, naive %s", p.Diagram(), m, c, nc)
+					}
+					if g := c.Count(p.ToMove()) - p.Count(p.ToMove()); p.Gain(em) != g {
+						t.Fatalf("%s: %v gains %d cells, Gain says %d", p, em, g, p.Gain(em))
 					}
 				}
 			})
