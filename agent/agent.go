@@ -27,7 +27,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	gameName := fs.String("game", "bacteria-war", "game to play: "+strings.Join(registry.Names(), ", "))
 	engineName := fs.String("engine", "", "engine (default: the game's strongest, mcts); -engines lists them")
 	listEngines := fs.Bool("engines", false, "list the game's engines and the flags each reads, then exit")
-	protocol := fs.String("protocol", "", "protocol on stdin/stdout (default: the game's first: judge for the ALPHANO games; uai for Bacteria War too)")
+	protocol := fs.String("protocol", "", "protocol on stdin/stdout (default: the game's first: judge for the ALPHANO games; uai for Bacteria War too); given positional arguments, the game's protocol that reads the position from them (Slime: koth)")
 	seed := fs.Uint64("seed", 1, "seed of the engine's random choices")
 	model := fs.String("model", "", "mcts: model file (default: the game's newest embedded model)")
 	cpuct := fs.Float64("cpuct", 0, "mcts: exploration constant (0: the search default)")
@@ -49,12 +49,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent: "+format+"\n", a...)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected arguments %q", fs.Args())
-	}
 	g, err := registry.Lookup(*gameName)
 	if err != nil {
 		return fail("%v", err)
+	}
+	// Positional arguments are the position of a game whose controller starts the program
+	// once per move (games.ProtocolSpec.Argv).
+	posArgs := fs.Args()
+	if len(posArgs) > 0 && g.ArgvProtocol() == "" {
+		return fail("unexpected arguments %q", posArgs)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -72,6 +75,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *engineName == "" {
 		*engineName = g.DefaultEngine()
+	}
+	if *protocol == "" && len(posArgs) > 0 {
+		*protocol = g.ArgvProtocol()
 	}
 	if *protocol == "" {
 		ps := g.Protocols()
@@ -109,7 +115,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := g.CheckEngine(*engineName, setEngineFlags, o); err != nil {
 		return fail("%v", err)
 	}
-	if err := g.Serve(*protocol, *engineName, o, stdin, stdout, stderr); err != nil {
+	serve := func() error { return g.Serve(*protocol, *engineName, o, stdin, stdout, stderr) }
+	if len(posArgs) > 0 {
+		serve = func() error { return g.ServeArgs(*protocol, *engineName, o, posArgs, stdout, stderr) }
+	}
+	if err := serve(); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

@@ -58,6 +58,8 @@ type Def[P Position[P, M], M Move] struct {
 	// Defaults are the game's defaults for the engine options the agent does not set (for
 	// Bacteria War an endgame handoff at 20 empty cells, a blend scale of 300).
 	Defaults EngineOptions
+	// DefaultEngine names the agent's default engine ("" means "mcts").
+	DefaultEngine string
 }
 
 // Judge is a game's notation on the judge protocol (docs/rules.md, "Judge protocol").
@@ -115,8 +117,13 @@ type EngineOptions struct {
 type ProtocolSpec[P Position[P, M], M Move] struct {
 	Name string
 	// Serve runs a session on in/out until its end; build constructs the engine (named
-	// engineName), log gets diagnostics.
+	// engineName), log gets diagnostics. Nil for a protocol that only has Argv.
 	Serve func(in Reader, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
+	// Argv, when set, answers one move of a program that its controller starts once per move
+	// with the position in the command-line arguments (the King-of-the-Hill contests): the
+	// agent calls it, instead of Serve, when it is given positional arguments (args). The
+	// protocol, not the agent, knows the controller's time per move.
+	Argv func(args []string, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
 }
 
 // DefaultMovesLeft is the clock split of a game that gives no MovesLeft.

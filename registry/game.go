@@ -56,10 +56,15 @@ func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P
 	return g
 }
 
-func (g *game[P, M]) Info() games.Info              { return g.def.Info }
-func (g *game[P, M]) Symmetries() games.Symmetries  { return g.def.Syms() }
-func (g *game[P, M]) Rules() games.Rules            { return games.NewRules(g.def) }
-func (g *game[P, M]) DefaultEngine() string         { return "mcts" }
+func (g *game[P, M]) Info() games.Info             { return g.def.Info }
+func (g *game[P, M]) Symmetries() games.Symmetries { return g.def.Syms() }
+func (g *game[P, M]) Rules() games.Rules           { return games.NewRules(g.def) }
+func (g *game[P, M]) DefaultEngine() string {
+	if g.def.DefaultEngine != "" {
+		return g.def.DefaultEngine
+	}
+	return "mcts"
+}
 func (g *game[P, M]) Defaults() games.EngineOptions { return g.def.Defaults }
 
 func (g *game[P, M]) Engines() []EngineInfo {
@@ -148,10 +153,37 @@ func (g *game[P, M]) Serve(protocol, engineName string, o games.EngineOptions, i
 	}
 	for _, p := range g.def.Protocols {
 		if p.Name == protocol {
+			if p.Serve == nil {
+				return fmt.Errorf("%s: protocol %s takes the position as command-line arguments", g.def.Info.Name, protocol)
+			}
 			return p.Serve(in, out, log, engineName, factory, o.Seed)
 		}
 	}
 	return fmt.Errorf("%s: unknown protocol %q (known: %v)", g.def.Info.Name, protocol, g.Protocols())
+}
+
+func (g *game[P, M]) ArgvProtocol() string {
+	for _, p := range g.def.Protocols {
+		if p.Argv != nil {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+func (g *game[P, M]) ServeArgs(protocol, engineName string, o games.EngineOptions, args []string, out, log io.Writer) error {
+	if _, err := g.engine(engineName); err != nil {
+		return err
+	}
+	if protocol == "" {
+		protocol = g.ArgvProtocol()
+	}
+	for _, p := range g.def.Protocols {
+		if p.Name == protocol && p.Argv != nil {
+			return p.Argv(args, out, log, engineName, func() (engine.Engine[P, M], error) { return g.build(engineName, o) }, o.Seed)
+		}
+	}
+	return fmt.Errorf("%s: protocol %q does not read the position from command-line arguments", g.def.Info.Name, protocol)
 }
 
 func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {

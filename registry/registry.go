@@ -38,6 +38,12 @@ type Game interface {
 	CheckEngine(name string, set []string, o games.EngineOptions) error
 	// Serve runs the agent's side of protocol with the named engine until the session ends.
 	Serve(protocol, engineName string, o games.EngineOptions, in io.Reader, out, log io.Writer) error
+	// ArgvProtocol is the game's first protocol that reads the position from the program's
+	// command-line arguments (games.ProtocolSpec.Argv), or "" when it has none.
+	ArgvProtocol() string
+	// ServeArgs answers the program's positional arguments args with protocol's Argv
+	// ("": ArgvProtocol) and the named engine.
+	ServeArgs(protocol, engineName string, o games.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start position when "") to depth.
 	Perft(board string, depth int) (uint64, error)
 	// SelfPlay plays PUCT self-play games with model and writes shards into dir.

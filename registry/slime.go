@@ -4,6 +4,7 @@ import (
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
+	"colony/game/slime/koth"
 	"colony/games"
 )
 
@@ -28,5 +29,8 @@ func init() {
 			New: func(games.EngineOptions) (eng, error) { return bots.NewBestReply(), nil }},
 	}
 	def.Fallback = "greedy"
+	def.DefaultEngine = "paranoid"
+	// The King-of-the-Hill program: agent -game slime 'P,row0,...' prints one move.
+	def.Protocols = []games.ProtocolSpec[pos, move]{{Name: koth.Name, Argv: koth.Answer}}
 	Register(def)
 }

@@ -1,0 +1,96 @@
+// Package koth is the King-of-the-Hill program's side of Slime (docs/rules.md §3): the
+// controller starts the program once per move with one argument, the position
+// "P,row0,row1,...", and reads the first line it prints, "r1 c1 r2 c2", within about 0.1 s.
+// Answer is the protocol's games.ProtocolSpec.Argv: the agent calls it with its positional
+// arguments (agent -game slime ARG).
+package koth
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"colony/engine"
+	"colony/game/slime"
+	"colony/game/slime/bots"
+)
+
+const (
+	// Limit is the controller's time per move, process start included.
+	Limit = 100 * time.Millisecond
+	// MoveTime is what the engine may search: Limit less the agent's process start (about
+	// 5 ms measured, 10 ms at the 99th percentile on a loaded 2-core machine: cmd/arena's
+	// timings) and a margin for the machine's load.
+	MoveTime = 55 * time.Millisecond
+	// Deadline is when, counted from Answer's start, the fallback move is printed if the
+	// engine has not answered (an engine that overruns its time, or hangs).
+	Deadline = 75 * time.Millisecond
+)
+
+// Name is the protocol's name (agent -protocol).
+const Name = "koth"
+
+// Answer reads the position from args (exactly one argument) and prints the move of the
+// engine that build makes, searched for MoveTime, as "r1 c1 r2 c2\n". It never prints an
+// illegal move: a move the engine gets wrong, an engine that cannot be built, fails or is
+// late is replaced by GreedySlime's move (computed first, in microseconds). A pass is
+// printed as "0 0 0 0" (which the controller reads as an invalid move: a pass), only when
+// the engine passes, which it does only where the position offers a pass. A position that
+// cannot be read gets "0 0 0 0" too, and an error.
+func Answer(args []string, out, log io.Writer, engineName string, build func() (engine.Engine[slime.Position, slime.Move], error), _ uint64) error {
+	start := time.Now()
+	if len(args) != 1 {
+		fmt.Fprintln(out, slime.Pass)
+		return fmt.Errorf("koth: want one argument, the position \"P,row0,row1,...\", got %q", strings.Join(args, " "))
+	}
+	p, err := slime.Parse(args[0])
+	if err == nil && !p.Valid() {
+		err = errors.New("koth: not a valid position")
+	}
+	if err != nil {
+		fmt.Fprintln(out, slime.Pass)
+		return err
+	}
+	fallback := bots.GreedyMove(p)
+	m := fallback
+	if !p.Terminal() {
+		m = think(p, engineName, build, start, fallback, log)
+	}
+	if m != slime.Pass && !p.IsLegal(p.Canonical(m)) {
+		fmt.Fprintf(log, "koth: engine %s answered %v, not a move of %s: playing %v\n", engineName, m, p, fallback)
+		m = fallback
+	}
+	_, err = fmt.Fprintln(out, m)
+	return err
+}
+
+// think runs the engine in a goroutine and returns its move, or fallback at Deadline.
+func think(p slime.Position, engineName string, build func() (engine.Engine[slime.Position, slime.Move], error), start time.Time, fallback slime.Move, log io.Writer) slime.Move {
+	done := make(chan slime.Move, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(log, "koth: engine %s panicked: %v\n", engineName, r)
+				done <- fallback
+			}
+		}()
+		e, err := build()
+		if err != nil {
+			fmt.Fprintf(log, "koth: %v\n", err)
+			done <- fallback
+			return
+		}
+		done <- e.BestMove(p, engine.Limits{MoveTime: MoveTime - time.Since(start)})
+	}()
+	t := time.NewTimer(Deadline - time.Since(start))
+	defer t.Stop()
+	select {
+	case m := <-done:
+		return m
+	case <-t.C:
+		fmt.Fprintf(log, "koth: engine %s did not answer within %v: playing %v\n", engineName, Deadline, fallback)
+		return fallback
+	}
+}

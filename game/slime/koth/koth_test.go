@@ -1,0 +1,154 @@
+package koth_test
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"colony/agent"
+	"colony/engine"
+	"colony/game/slime"
+	"colony/game/slime/bots"
+	"colony/game/slime/koth"
+)
+
+type eng = engine.Engine[slime.Position, slime.Move]
+
+// The contest page's example run of GreedySlime.
+const pageBoard = "3,11111222,11111444,11.22444,.1222.4.,333.3244,33333.44,333...44,333....4"
+
+func answer(t *testing.T, pos string, build func() (eng, error)) (string, string, error, time.Duration) {
+	t.Helper()
+	var out, log bytes.Buffer
+	start := time.Now()
+	err := koth.Answer([]string{pos}, &out, &log, "test", build, 1)
+	return out.String(), log.String(), err, time.Since(start)
+}
+
+func TestGreedyOnThePageExample(t *testing.T) {
+	out, _, err, _ := answer(t, pageBoard, func() (eng, error) { return bots.Greedy{}, nil })
+	if err != nil || out != "4 0 2 2\n" {
+		t.Errorf("greedy answered %q, %v; the page says \"4 0 2 2\"", out, err)
+	}
+}
+
+// TestLegalAndInTime: the default engine answers a legal move within the deadline on
+// positions of random games.
+func TestLegalAndInTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	positions := 12
+	if testing.Short() {
+		positions = 4
+	}
+	for i := range positions {
+		p := slime.StartSize([]int{8, 5, 11}[i%3])
+		for range r.IntN(60) {
+			if p.Terminal() {
+				break
+			}
+			p = p.Apply(bots.GreedyMove(p))
+		}
+		if p.Terminal() {
+			continue
+		}
+		out, log, err, took := answer(t, p.String(), func() (eng, error) { return bots.NewParanoid(), nil })
+		if err != nil || log != "" {
+			t.Fatalf("%s: %v, log %q", p, err, log)
+		}
+		if !strings.HasSuffix(out, "\n") || strings.Count(out, "\n") != 1 {
+			t.Fatalf("%s: output %q is not one line", p, out)
+		}
+		m, err := p.ParseMove(out)
+		if err != nil || !p.IsLegal(m) {
+			t.Fatalf("%s: %q is not legal: %v", p, out, err)
+		}
+		if took > koth.Deadline+20*time.Millisecond {
+			t.Errorf("%s: answered after %v", p, took)
+		}
+	}
+}
+
+type hang struct{}
+
+func (hang) Name() string { return "hang" }
+func (hang) NewGame()     {}
+func (hang) BestMove(slime.Position, engine.Limits) slime.Move {
+	time.Sleep(time.Hour)
+	return slime.Pass
+}
+
+type wrong struct{ m slime.Move }
+
+func (w wrong) Name() string                                      { return "wrong" }
+func (wrong) NewGame()                                            {}
+func (w wrong) BestMove(slime.Position, engine.Limits) slime.Move { return w.m }
+
+type boom struct{}
+
+func (boom) Name() string                                      { return "boom" }
+func (boom) NewGame()                                          {}
+func (boom) BestMove(slime.Position, engine.Limits) slime.Move { panic("boom") }
+
+// TestFallback: an engine that hangs, panics, cannot be built or answers an illegal move gets
+// GreedySlime's move instead, in time.
+func TestFallback(t *testing.T) {
+	p, _ := slime.Parse(pageBoard)
+	illegal := p.Apply(slime.Pass).LegalMoves(nil)[0] // a move of player 4
+	for name, build := range map[string]func() (eng, error){
+		"hang":    func() (eng, error) { return hang{}, nil },
+		"boom":    func() (eng, error) { return boom{}, nil },
+		"build":   func() (eng, error) { return nil, errors.New("no engine") },
+		"illegal": func() (eng, error) { return wrong{illegal}, nil },
+		"offsize": func() (eng, error) { return wrong{slime.StartSize(9).LegalMoves(nil)[0]}, nil },
+	} {
+		out, log, err, took := answer(t, pageBoard, build)
+		if err != nil || out != "4 0 2 2\n" || log == "" {
+			t.Errorf("%s: %q, %v, log %q; want greedy's 4 0 2 2 and a log line", name, out, err, log)
+		}
+		if took > koth.Deadline+20*time.Millisecond {
+			t.Errorf("%s: answered after %v", name, took)
+		}
+	}
+	// A pass where the position offers one is printed as the controller's pass.
+	out, _, err, _ := answer(t, "2,1...,....,....,...4", func() (eng, error) { return bots.NewParanoid(), nil })
+	if err != nil || out != "0 0 0 0\n" {
+		t.Errorf("player without slime: %q, %v", out, err)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{nil, {"1,....,....,....,....", "x"}, {"9,...."}, {"1,1..,...,..."}} {
+		var out, log bytes.Buffer
+		err := koth.Answer(args, &out, &log, "greedy", func() (eng, error) { return bots.Greedy{}, nil }, 1)
+		if err == nil || out.String() != "0 0 0 0\n" {
+			t.Errorf("%q: %q, %v; want a pass and an error", args, out.String(), err)
+		}
+	}
+}
+
+// TestAgent runs the agent program's argv path: agent -game slime ARG.
+func TestAgent(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := agent.Main([]string{"-game", "slime", pageBoard}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("agent: exit %d, stderr %q", code, errOut.String())
+	}
+	p, _ := slime.Parse(pageBoard)
+	if m, err := p.ParseMove(out.String()); err != nil || !p.IsLegal(m) || !strings.HasSuffix(out.String(), "\n") {
+		t.Errorf("agent printed %q: %v", out.String(), err)
+	}
+	out.Reset()
+	if code := agent.Main([]string{"-game", "slime", "-engine", "greedy", pageBoard}, nil, &out, &errOut); code != 0 || out.String() != "4 0 2 2\n" {
+		t.Errorf("agent -engine greedy: exit %d, %q", code, out.String())
+	}
+	out.Reset()
+	if code := agent.Main([]string{"-game", "slime", "-engine", "nosuch", pageBoard}, nil, &out, &errOut); code != 2 {
+		t.Errorf("agent -engine nosuch: exit %d", code)
+	}
+	out.Reset()
+	if code := agent.Main([]string{"-game", "bacteria-war", pageBoard}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "unexpected arguments") {
+		t.Errorf("bacteria-war with an argument: exit %d, %q", code, errOut.String())
+	}
+}
