@@ -1,0 +1,236 @@
+package alphabeta
+
+import (
+	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/mouse"
+	"colony/game/mouse/enginetest"
+	"colony/game/mouse/greedy"
+)
+
+func TestLegalInRandomGames(t *testing.T) {
+	e := NewWithOptions(Options{HashMB: 4})
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	enginetest.LegalInRandomGames(t, e, games, func(i int) engine.Limits {
+		if i%3 == 0 {
+			return engine.Limits{MoveTime: 3 * time.Millisecond}
+		}
+		return engine.Limits{Depth: 1 + i%4}
+	})
+}
+
+func TestFindsWins(t *testing.T) {
+	for _, c := range enginetest.WinCases {
+		t.Run(c.Name, func(t *testing.T) {
+			p := enginetest.MustDiagram(t, c.Diagram, c.Side)
+			me := p.ToMove()
+			if !enginetest.WinsWithin(p, c.Plies, me) {
+				t.Fatalf("bad test: no forced win within %d plies", c.Plies)
+			}
+			if c.Plies > 1 && enginetest.WinsWithin(p, c.Plies-2, me) {
+				t.Fatalf("bad test: a faster win exists")
+			}
+			e := NewWithOptions(Options{HashMB: 4})
+			m := e.BestMove(p, engine.Limits{Depth: c.Plies + 1})
+			if !p.IsLegal(m) {
+				t.Fatalf("illegal move %v", m)
+			}
+			if !enginetest.WinsWithin(p.Apply(m), c.Plies-1, me) {
+				t.Fatalf("move %v does not force the win within %d plies", m, c.Plies)
+			}
+			if _, s, _ := e.Stats(); s < winBound {
+				t.Fatalf("score %d, want a proven win", s)
+			}
+			// On a clock too.
+			e.NewGame()
+			if m := e.BestMove(p, engine.Limits{MyTime: time.Second}); !enginetest.WinsWithin(p.Apply(m), c.Plies-1, me) {
+				t.Fatalf("on a clock: move %v does not force the win within %d plies", m, c.Plies)
+			}
+		})
+	}
+}
+
+// TestSeesTheLoss: the side that loses the race knows it.
+func TestSeesTheLoss(t *testing.T) {
+	for _, c := range enginetest.WinCases {
+		if c.Plies < 3 {
+			continue
+		}
+		p := enginetest.MustDiagram(t, c.Diagram, c.Side)
+		var m mouse.Move
+		for _, mm := range p.LegalMoves(nil) {
+			if enginetest.WinsWithin(p.Apply(mm), c.Plies-1, c.Side) {
+				m = mm
+				break
+			}
+		}
+		q := p.Apply(m)
+		if q.CountMoves() < 2 {
+			continue // a forced move is answered without a search
+		}
+		e := NewWithOptions(Options{HashMB: 4})
+		e.BestMove(q, engine.Limits{Depth: c.Plies})
+		if _, s, _ := e.Stats(); s > -winBound {
+			t.Errorf("%s: the loser scores %d after %v", c.Name, s, m)
+		}
+	}
+}
+
+// TestUnstoppableMouse: the evaluation sees a mouse no defender reaches in time, for either
+// side to move, and no such mouse where Nadori catches it.
+func TestUnstoppableMouse(t *testing.T) {
+	for _, miceRole := range []bool{true, false} {
+		testUnstoppable(t, miceRole)
+	}
+}
+
+func testUnstoppable(t *testing.T, miceRole bool) {
+	free := enginetest.MustDiagram(t, `
+		R R R . R R R R R R R
+		. . . . . . . . . . .
+		. . . R . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .`, mouse.Mice)
+	if v := evaluate(&free, miceRole); v < winish-1000 {
+		t.Errorf("mice profile %v: a lone mouse against nobody: %d", miceRole, v)
+	}
+	runner := enginetest.MustDiagram(t, `
+		R R R R R R R R . R R
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . R . .
+		C C . C C N . . . . .
+		. . . . . . . . . . .`, mouse.Team)
+	// Team to move: the mouse on row 5 needs two steps; no cat sees (6,9) and Nadori is
+	// three columns away: unstoppable.
+	if v := evaluate(&runner, miceRole); v > -(winish - 1000) {
+		t.Errorf("mice profile %v: runner, team to move: %d, want about -%d", miceRole, v, winish)
+	}
+	caught := enginetest.MustDiagram(t, `
+		R R R R R R R R . R R
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . R . .
+		C C . C C . . N . . .
+		. . . . . . . . . . .`, mouse.Team)
+	if v := evaluate(&caught, miceRole); v < -(winish - 1000) {
+		t.Errorf("mice profile %v: Nadori next to the runner's path: %d, want no win", miceRole, v)
+	}
+	guarded := enginetest.MustDiagram(t, `
+		R R R R R R R R . R R
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . . . .
+		. . . . . . . . R . .
+		C C . C . N . . . . C
+		. . . . . . . . . . .`, mouse.Team)
+	if v := evaluate(&guarded, miceRole); v < -(winish - 1000) {
+		t.Errorf("mice profile %v: a cat sees the runner's path: %d, want no win", miceRole, v)
+	}
+}
+
+func TestTableKeepsScoreAndDeterministic(t *testing.T) {
+	ps := []mouse.Position{mouse.Start()}
+	for _, s := range []string{
+		".RRR....R.R/R...R.RRCR./.....R...../.........../....N.C..../C.........C/........... N",
+		"R..RRR...RR/.RR.C.RRR../.........../.....C...../.........C./.....NC..../........... R",
+	} {
+		p, err := mouse.ParseBoard(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		a, b := NewWithOptions(Options{HashMB: 4}), NewWithOptions(Options{HashMB: 4})
+		ma := a.BestMove(p, engine.Limits{Depth: 4})
+		mb := b.BestMove(p, engine.Limits{Depth: 4})
+		_, sa, na := a.Stats()
+		_, sb, nb := b.Stats()
+		if ma != mb || sa != sb || na != nb {
+			t.Fatalf("two engines disagree: %v %d %d vs %v %d %d", ma, sa, na, mb, sb, nb)
+		}
+		a.NewGame()
+		if m := a.BestMove(p, engine.Limits{Depth: 4}); m != ma {
+			t.Fatalf("after NewGame: %v, want %v", m, ma)
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	p := mouse.Start().Apply(mouse.MouseStep(5))
+	e := New()
+	start := time.Now()
+	if m := e.BestMove(p, engine.Limits{MoveTime: 30 * time.Millisecond}); !p.IsLegal(m) {
+		t.Fatalf("illegal move %v", m)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("movetime 30ms took %v", el)
+	}
+	e.BestMove(p, engine.Limits{Nodes: 5000})
+	if _, _, n := e.Stats(); n > 5000+maxPly {
+		t.Fatalf("node limit 5000: searched %d", n)
+	}
+	for _, my := range []time.Duration{100 * time.Millisecond, 10 * time.Millisecond, time.Millisecond} {
+		start := time.Now()
+		if m := e.BestMove(p, engine.Limits{MyTime: my}); !p.IsLegal(m) {
+			t.Fatalf("illegal move %v", m)
+		}
+		if el := time.Since(start); el > time.Second+my {
+			t.Fatalf("my_time %v: took %v", my, el)
+		}
+	}
+	soft, hard := ClockBudget(&p, 10*time.Second, 0)
+	if soft <= 0 || hard < soft || hard > 10*time.Second/3 {
+		t.Fatalf("10s: soft %v hard %v", soft, hard)
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	p := mouse.Start().Apply(mouse.MouseStep(5))
+	e := NewWithOptions(Options{HashMB: 4})
+	e.BestMove(p, engine.Limits{Depth: 3})
+	if allocs := testing.AllocsPerRun(3, func() { e.BestMove(p, engine.Limits{Depth: 3}) }); allocs != 0 {
+		t.Fatalf("%v allocations per search", allocs)
+	}
+}
+
+// TestWholeGameOnAShortClock: whole games at a 1 s clock never run out, for either role (the
+// opponent is greedy, so that the game runs long), charging 0.5 ms a move for the pipes.
+func TestWholeGameOnAShortClock(t *testing.T) {
+	for role := range 2 {
+		ab := NewWithOptions(Options{HashMB: 8, Seed: uint64(role + 1)})
+		g := greedy.New(uint64(role))
+		a, b := enginetest.Engine(ab), enginetest.Engine(g)
+		if role == mouse.Team {
+			a, b = b, a
+		}
+		end, left := enginetest.ClockedGame(t, a, b, mouse.Start(), time.Second, 500*time.Microsecond)
+		t.Logf("alphabeta as %s: %s; time left %v", mouse.Info.PlayerNames[role], end.Outcome(), left[role])
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	p, err := mouse.ParseBoard(".RRR....R.R/R...R.RRCR./.....R...../.........../....N.C..../C.........C/........... N")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := New()
+	var nodes int64
+	for b.Loop() {
+		e.NewGame()
+		e.BestMove(p, engine.Limits{Depth: 7})
+		_, _, n := e.Stats()
+		nodes += n
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

@@ -1,0 +1,50 @@
+package mouse
+
+import (
+	"fmt"
+
+	"colony/games"
+)
+
+// Def returns Catch The Mouse's contract with everything that the game package itself knows:
+// facts, notation, symmetries, clock hints and the judge notation. The registration adds the
+// engines (greedy, alphabeta), which live in their own packages.
+//
+// The game has no turn cap (CapLeft nil): the mice must step every turn and only forward, so
+// a game lasts at most 66 mouse moves. Nadori's team passes when it has no move at all
+// (-1 -1 -1 -1); the mice never pass (no move loses). The judge notation has no Playable:
+// a position is over by its board alone (no turn count can run ahead of the judge's).
+func Def() *games.Def[Position, Move] {
+	return &games.Def[Position, Move]{
+		Info:       Info,
+		Start:      Start,
+		Parse:      parseValid,
+		Symmetries: Symmetries{},
+		MovesLeft:  Position.MovesLeft,
+		Heuristic:  Position.Heuristic,
+		Outcome:    Position.Outcome,
+		Perft:      Perft,
+		Judge: &games.Judge[Position, Move]{
+			Move: func(p Position, c games.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
+			Coords: func(_ Position, m Move) games.Coords {
+				r1, c1, r2, c2 := JudgeCoords(m)
+				return games.Coords{r1, c1, r2, c2}
+			},
+			WithToMove: Position.WithToMove,
+			Force:      func(p Position, c games.Coords) (Position, bool) { return p.Force(c[0], c[1], c[2], c[3]) },
+			Pass:       Position.ForcePass,
+		},
+	}
+}
+
+// parseValid reads a board (ParseBoard) and refuses positions that cannot occur.
+func parseValid(s string) (Position, error) {
+	p, err := ParseBoard(s)
+	if err != nil {
+		return p, err
+	}
+	if !p.Valid() {
+		return p, fmt.Errorf("mouse: %q is not a valid position (at most 4 cats, one Nadori, one mouse per column)", s)
+	}
+	return p, nil
+}

@@ -1,0 +1,84 @@
+package mouse
+
+import "math/bits"
+
+// MouseRows returns, per column, the 0-based row of its mouse (row 0 is the judge's row 1)
+// or -1 when the column has none.
+func (p Position) MouseRows() [Cols]int8 {
+	var rows [Cols]int8
+	for c := range rows {
+		rows[c] = -1
+	}
+	for b := p.top; b != 0; b &= b - 1 {
+		rows[bits.TrailingZeros16(b)] = 0
+	}
+	for b := p.bot; b != 0; b &= b - 1 {
+		rows[bits.TrailingZeros16(b)] = Rows - 1
+	}
+	for b := p.mice; b != 0; b &= b - 1 {
+		i := bits.TrailingZeros64(b)
+		rows[i%Cols] = int8(i/Cols + 1)
+	}
+	return rows
+}
+
+// MouseStepsLeft is the number of mouse steps the mice on the board can still make at most
+// (each walks to row 7): a bound on the length of the rest of the game.
+func (p Position) MouseStepsLeft() int {
+	n := 0
+	for _, r := range p.MouseRows() {
+		if r >= 0 {
+			n += Rows - 1 - int(r)
+		}
+	}
+	return n
+}
+
+// MovesLeft estimates how many moves the side to move still plays (the shares a whole-game
+// clock is split into). Real games last about 55 plies (27 to 85): about 30 moves a side
+// from the start, less the steps the mice have made (a caught mouse counted as two), at
+// least 8 while the board allows, and never more than the mouse steps left.
+func (p Position) MovesLeft() int {
+	made, left := 0, 0
+	for _, r := range p.MouseRows() {
+		if r >= 0 {
+			made += int(r)
+			left += Rows - 1 - int(r)
+		} else {
+			made += 2
+		}
+	}
+	n := max(30-made, 8)
+	return max(1, min(n, left))
+}
+
+// Heuristic values an unfinished position per player in [-1, 1] (random-rollout cut-offs and
+// adjudication): material (mice left) and advancement, the mouse with a free path to row 7
+// that is furthest down weighing most.
+func (p Position) Heuristic() [4]float32 {
+	if p.Terminal() {
+		return p.Values()
+	}
+	occ := p.Occupied()
+	n, sum, lead := 0, 0, 0
+	for c, r := range p.MouseRows() {
+		if r < 0 {
+			continue
+		}
+		n++
+		sum += int(r)
+		free := true
+		for rr := int(r) + 1; rr <= 5; rr++ {
+			if occ>>((rr-1)*Cols+c)&1 != 0 {
+				free = false
+				break
+			}
+		}
+		if free {
+			lead = max(lead, int(r))
+		}
+	}
+	x := 0.15*float32(n-6) + 0.03*float32(sum-2*n) + 0.25*float32(max(0, lead-2))
+	v := x / (1 + max(x, -x))
+	return [4]float32{v, -v}
+}

@@ -1,0 +1,30 @@
+package registry
+
+import (
+	"colony/engine"
+	"colony/game/mouse"
+	"colony/game/mouse/alphabeta"
+	"colony/game/mouse/greedy"
+	"colony/games"
+)
+
+// Catch The Mouse (7x11, mice against cats and Nadori): the game package's contract plus its
+// engines. random, mcts and mcts-rollout come with every game.
+func init() {
+	type (
+		pos  = mouse.Position
+		move = mouse.Move
+		eng  = engine.Engine[pos, move]
+	)
+	def := mouse.Def()
+	def.Engines = []games.EngineSpec[pos, move]{
+		{Name: "greedy", Doc: "one-ply rules of thumb for either side (win, capture, block the runner, advance the safe mouse)",
+			New: func(o games.EngineOptions) (eng, error) { return greedy.New(o.Seed), nil }},
+		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7",
+			Flags: []string{"hash"}, New: func(o games.EngineOptions) (eng, error) {
+				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+			}},
+	}
+	def.Fallback = "greedy"
+	Register(def)
+}
