@@ -38,7 +38,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells) is at most this (0: never; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
-	board := fs.String("board", "", "with -perft: the position in the game's board notation (Bacteria War: 'rows side [turns]')")
+	board := fs.String("board", "", "with -perft: the position in the game's board notation (docs/rules.md; Bacteria War and Catch The Mouse: 'rows side')")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

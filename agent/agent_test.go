@@ -13,6 +13,7 @@ import (
 
 	"colony/game/ataxx"
 	"colony/game/ataxx/ataxxtest"
+	"colony/games"
 	"colony/judge"
 	"colony/nn"
 	"colony/registry"
@@ -263,3 +264,49 @@ const afterB6A2G1E3 = `
 	. . . . O . .
 	X . . . . . .
 	X . . . . . .`
+
+// TestCatchTheMouse: the second ALPHANO game through the same agent: perft from the start
+// and from a board, and a judge game start for each side and engine.
+func TestCatchTheMouse(t *testing.T) {
+	for d, want := range []string{"1", "11", "595", "6433", "381796"} {
+		code, out, errOut := runAgent("", "-game", "catch-the-mouse", "-perft", strconv.Itoa(d))
+		if code != 0 || out != want+"\n" {
+			t.Errorf("perft %d: exit %d, output %q, want %s (stderr %q)", d, code, out, want, errOut)
+		}
+	}
+	board := "R.RRR.RR..R/CR...R...../......C.RR./.........../.....C...../...C.N...../........... N"
+	code, out, errOut := runAgent("", "-game", "catch-the-mouse", "-perft", "3", "-board", board)
+	if code != 0 || out != "36517\n" {
+		t.Errorf("perft 3 of %s: exit %d, output %q (stderr %q)", board, code, out, errOut)
+	}
+	g, err := registry.Lookup("catch-the-mouse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{"greedy", "alphabeta", "random"} {
+		for _, seat := range []string{"FIRST", "SECOND"} {
+			input := "READY " + seat + "\nTURN 500 500\nFINISH\n"
+			if seat == "SECOND" {
+				input = "READY SECOND\nOPP 1 1 2 1 5\nTURN 500 500\nFINISH\n"
+			}
+			code, out, errOut := runAgent(input, "-game", "catch-the-mouse", "-engine", e)
+			lines := strings.Split(out, "\n")
+			if code != 0 || len(lines) != 3 || lines[0] != "OK" {
+				t.Fatalf("%s as %s: exit %d, output %q, stderr %q", e, seat, code, out, errOut)
+			}
+			c, err := judge.ParseMove(lines[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := g.Rules().Start()
+			if seat == "SECOND" {
+				if st, err = st.Play(games.Coords{1, 1, 2, 1}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := st.Play(c); err != nil {
+				t.Errorf("%s as %s played %v: %v", e, seat, c, err)
+			}
+		}
+	}
+}

@@ -26,5 +26,8 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
+	// No turn cap, but a bound on the game's length: every move the side to move may still
+	// make keeps engine.MinMoveCost of the clock in reserve, in mcts as in alphabeta.
+	def.CapLeft = func(p pos) int { return p.MouseStepsLeft() + 1 }
 	Register(def)
 }
