@@ -1,5 +1,6 @@
 // Command arena is Colony's referee: it plays a match between two agents that speak the
-// ALPHANO judge protocol, each a separate process per game, on the judge's clock.
+// ALPHANO judge protocol, each a separate process per game, on the judge's clock; for
+// King-of-the-Hill games (Slime) a tournament of four programs started once per move.
 //
 //	arena -game bacteria-war -games N -clock 10s -a 'CMD ARGS' -b 'CMD ARGS'
 //	      [-parallel K] [-seed S] [-openings PLIES] [-out DIR] [-mem MB] [-as MB] [-json]
@@ -27,6 +28,19 @@ const usageText = `arena plays a match between two judge-protocol agents and kee
 Usage:
   arena -game bacteria-war -games N -clock 10s -a 'CMD ARGS' -b 'CMD ARGS'
         [-parallel K] [-seed S] [-openings PLIES] [-out DIR] [-mem MB] [-as MB] [-json]
+  arena -game slime -a CMD -b CMD -c CMD -d CMD [-rounds R] [-fixed-order]
+        [-move-limit 2s] [-slow 100ms] [-parallel K] [-seed S] [-out DIR] [-mem MB] [-json]
+
+King-of-the-Hill games (Slime, docs/rules.md §3) follow their controller instead: every
+move starts the entry's command with ONE more argument, the position "P,row0,row1,...";
+the first line of its stdout (at most 127 bytes) must hold four integers followed by
+something (a newline); anything else is a pass, and so is a program with no line after
+-move-limit (killed). The program is not waited for after its line (its process group is
+killed). Each move is timed from the process start to its first line; the summary gives
+each entry's average score (cells held), by seat, its moves over -slow and its max, 99th
+percentile and median move times. A tournament plays every order of the four entries over
+the seats (4! = 24), -rounds times (-fixed-order: the given order only; seats in entry
+order, player 1 first). -players 'CMD;CMD;CMD;CMD' may replace -a -b -c -d.
 
 Agents. Each game starts one process per agent. A command is split on whitespace and run
 without a shell: no quoting, no variables, no word with a space in it (put such a command
@@ -102,6 +116,14 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	asMB := fs.Uint64("as", 0, "address-space cap (RLIMIT_AS) of each agent in MB (0: none)")
 	grace := fs.Duration("grace", 500*time.Millisecond, "time an agent gets to exit after FINISH before it is killed")
 	asJSON := fs.Bool("json", false, "end stdout with the summary as one JSON line")
+	// King-of-the-Hill games (Slime): a process per move, four entries.
+	cCmd := fs.String("c", "", "King-of-the-Hill games: entry C's command (with -a, -b, -d: four entries)")
+	dCmd := fs.String("d", "", "King-of-the-Hill games: entry D's command")
+	playersList := fs.String("players", "", "King-of-the-Hill games: the entries' commands separated by ';' (instead of -a -b -c -d)")
+	rounds := fs.Int("rounds", 1, "King-of-the-Hill games: times every seat order (4! = 24) is played")
+	fixedOrder := fs.Bool("fixed-order", false, "King-of-the-Hill games: play only the entries' own seat order, -rounds times")
+	moveLimit := fs.Duration("move-limit", 2*time.Second, "King-of-the-Hill games: a program with no line after this is killed and passes")
+	slowLimit := fs.Duration("slow", 100*time.Millisecond, "King-of-the-Hill games: the controller's time per move; slower moves are counted")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, err
@@ -114,6 +136,31 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		return 2, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if g.ArgvProtocol() != "" {
+		for _, f := range []string{"games", "clock", "ready", "openings", "as", "grace"} {
+			if set[f] {
+				return 2, fmt.Errorf("-%s is for judge-protocol games; %s is a King-of-the-Hill game (a process per move)", f, *game)
+			}
+		}
+		cmds := []string{*aCmd, *bCmd, *cCmd, *dCmd}
+		if *playersList != "" {
+			if *aCmd+*bCmd+*cCmd+*dCmd != "" {
+				return 2, fmt.Errorf("give either -players or -a -b -c -d")
+			}
+			cmds = strings.Split(*playersList, ";")
+		}
+		k := kothRun{game: *game, rules: g.Rules(), cmds: cmds, rounds: *rounds, fixed: *fixedOrder,
+			moveLimit: *moveLimit, slow: *slowLimit, rss: *memMB << 20, parallel: *parallel, seed: *seed,
+			out: *out, json: *asJSON}
+		return k.run(stdout, stderr)
+	}
+	for _, f := range []string{"c", "d", "players", "rounds", "fixed-order", "move-limit", "slow"} {
+		if set[f] {
+			return 2, fmt.Errorf("-%s is for King-of-the-Hill games (slime)", f)
+		}
 	}
 	if g.Info().Players() != 2 || !slices.Contains(g.Protocols(), "judge") {
 		return 2, fmt.Errorf("%s is not a two-player judge-protocol game", *game)
@@ -218,4 +265,106 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// kothRun is a King-of-the-Hill tournament (Slime): every seat order of the entries, a
+// process per move with the position as its argument (arena.RunArgv).
+type kothRun struct {
+	game            string
+	rules           arena.Rules
+	cmds            []string
+	rounds          int
+	fixed           bool
+	moveLimit, slow time.Duration
+	rss             uint64
+	parallel        int
+	seed            uint64
+	out             string
+	json            bool
+}
+
+func (k kothRun) run(stdout, stderr io.Writer) (int, error) {
+	n := k.rules.Info().Players()
+	var entries [][]string
+	for _, c := range k.cmds {
+		if strings.TrimSpace(c) == "" {
+			return 2, fmt.Errorf("%s needs %d entries: -a, -b, -c and -d (or -players 'CMD;CMD;CMD;CMD')", k.game, n)
+		}
+		argv, err := arena.SplitCommand(c)
+		if err != nil {
+			return 2, err
+		}
+		entries = append(entries, argv)
+	}
+	if len(entries) != n {
+		return 2, fmt.Errorf("%s needs %d entries, got %d", k.game, n, len(entries))
+	}
+	if k.rounds < 1 || k.parallel < 1 || k.moveLimit <= 0 {
+		return 2, fmt.Errorf("-rounds and -parallel must be positive, -move-limit positive")
+	}
+	if k.seed == 0 {
+		k.seed = uint64(time.Now().UnixNano())
+	}
+	if k.out == "" {
+		var err error
+		if k.out, err = os.MkdirTemp("", "arena-"); err != nil {
+			return 1, err
+		}
+	}
+	orders := len(arena.Permutations(n))
+	if k.fixed {
+		orders = 1
+	}
+	total := orders * k.rounds
+	fmt.Fprintf(stderr, "arena: %d games of %s (%d seat orders x %d rounds), a process per move, game records in %s\n", total, k.game, orders, k.rounds, k.out)
+	start := time.Now()
+	cfg := arena.ArgvConfig{Rules: k.rules, Entries: entries, Rounds: k.rounds, FixedOrder: k.fixed, MoveLimit: k.moveLimit,
+		SlowLimit: k.slow, RSS: k.rss, Seed: k.seed, Parallel: k.parallel, OutDir: k.out}
+	sum, err := arena.RunArgv(cfg, func(done, total int, r *arena.ArgvRecord) {
+		el := time.Since(start)
+		eta := time.Duration(float64(el) / float64(done) * float64(total-done)).Round(time.Second)
+		order := make([]string, len(r.Order))
+		for i, e := range r.Order {
+			order[i] = string(rune('A' + e))
+		}
+		fmt.Fprintf(stderr, "[%d/%d] game %d, seats %s: %v (%s)  ETA %v\n", done, total, r.Index, strings.Join(order, ""), r.Scores, r.Outcome, eta)
+		for _, m := range r.Moves {
+			if m.Why != "" && m.Why != arena.MeantPass {
+				fmt.Fprintf(stderr, "  game %d: %s passed: %s (line %q, %.0f ms)\n", r.Index, order[m.Seat], m.Why, m.Line, m.Ms)
+				if tail := arena.StderrTail(r.Stderr[fmt.Sprint(m.Seat)], 4); tail != "" {
+					fmt.Fprint(stderr, tail)
+				}
+				break
+			}
+		}
+	})
+	if err != nil {
+		return 1, err
+	}
+	printKotH(stdout, sum, time.Since(start), k.slow)
+	if k.json {
+		j, err := json.Marshal(sum)
+		if err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "%s\n", j)
+	}
+	return 0, nil
+}
+
+func printKotH(w io.Writer, s *arena.ArgvSummary, took time.Duration, slow time.Duration) {
+	fmt.Fprintf(w, "%s: %d games (%d seat orders x %d rounds) in %v\n", s.Game, s.Games, s.Orders, s.Rounds, took.Round(time.Second))
+	fmt.Fprintf(w, "entry  avg score  by seat 1/2/3/4              wins   moves  passes invalid  >%v  max ms  p99 ms  p50 ms\n", slow)
+	for i, e := range s.Entries {
+		seats := make([]string, len(e.BySeat))
+		for j, v := range e.BySeat {
+			seats[j] = fmt.Sprintf("%5.1f", v)
+		}
+		fmt.Fprintf(w, "%-5c  %9.2f  %s  %5.1f  %6d  %6d  %7d  %5d  %6.1f  %6.1f  %6.1f\n", 'A'+i, e.Score, strings.Join(seats, " "),
+			e.Wins, e.Moves, e.Passes, e.Invalid, e.Slow, e.MaxMs, e.P99Ms, e.P50Ms)
+	}
+	for i, e := range s.Entries {
+		fmt.Fprintf(w, "%c: %s\n", 'A'+i, e.Command)
+	}
+	fmt.Fprintf(w, "records: %s\n", s.OutDir)
 }
