@@ -11,6 +11,7 @@ import (
 
 	"colony/engine"
 	"colony/game/mouse"
+	"colony/game/mouse/solve"
 )
 
 // Options configure an Engine. Zero fields take their defaults.
@@ -19,10 +20,23 @@ type Options struct {
 	Seed   uint64 // perturbs the order of equal root moves (0: none)
 	Depth  int    // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
 	Nodes  int64  // node budget per move (0: none; the smaller of this and Limits.Nodes)
+	// SolveMB is the table of the prover (game/mouse/solve) that runs before the search once
+	// proofs are within reach, and whose winning move is played when it finds one (default
+	// 16; negative: no prover).
+	SolveMB int
+
+	exp uint // experiment switches (A/B matches in the tests)
 }
+
+// Experiment switches: expOld restores the engine as it was before the current changes.
+const (
+	expOld uint = 1 << iota
+	expNoVeto
+)
 
 const (
 	defaultHashMB   = 32
+	defaultSolveMB  = 16
 	defaultMoveTime = time.Second
 	maxPly          = 160
 	maxDepth        = 120
@@ -33,7 +47,11 @@ const (
 type Engine struct {
 	opts Options
 	tt   table
-	s    *searcher // allocated on the first search
+	s    *searcher     // allocated on the first search
+	pr   *solve.Solver // the prover, allocated on its first use
+
+	veto  [mouse.MaxMoves]mouse.Move // root moves the prover showed to lose
+	nveto int
 
 	lastDepth int
 	lastScore int32
@@ -51,6 +69,9 @@ func NewWithOptions(o Options) *Engine {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
+	if o.SolveMB == 0 {
+		o.SolveMB = defaultSolveMB
+	}
 	return &Engine{opts: o}
 }
 
@@ -64,6 +85,9 @@ func (e *Engine) NewGame() {
 	}
 	if e.s != nil {
 		e.s.resetStats()
+	}
+	if e.pr != nil {
+		e.pr.Clear()
 	}
 }
 
@@ -126,7 +150,129 @@ func ClockBudget(pos *mouse.Position, myTime, inc time.Duration) (soft, hard tim
 func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	start := time.Now()
 	soft, hard, depth, nodes := e.budget(&pos, lim)
+	e.nveto = 0
+	if e.proverOn(&pos, soft, nodes) {
+		// The prover's share: a tenth of the move for a win of the side to move, up to
+		// three tenths with the losing moves it then rules out.
+		pn, pt := nodes*3/10, soft*3/10
+		m, d, n, ok := e.prove(pos, depth, pn/3, pt/3)
+		if ok {
+			e.lastDepth, e.lastScore, e.lastNodes = d, winScore-int32(d), n
+			return m
+		}
+		if e.opts.exp&expNoVeto == 0 {
+			var left time.Duration
+			if pt > 0 {
+				left = max(pt-time.Since(start), time.Millisecond)
+			}
+			n += e.vetoLosing(pos, max(pn-n, 1), left)
+		}
+		if nodes > 0 {
+			nodes = max(nodes-n, 1)
+		}
+		defer func() { e.lastNodes += n }()
+	}
 	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
+}
+
+// proveFrom is the most mouse steps left at which the prover runs: earlier, nothing is
+// provable within a move's budget (mousesolve -survey: the first proofs in games between
+// alphabeta engines come with about 40 steps left).
+const proveFrom = 50
+
+// proverOn reports whether the prover runs before the search of pos: once proofs are within
+// reach, and when the move has a time or node budget (a search bounded by depth alone, for
+// tests and analysis, runs no prover).
+func (e *Engine) proverOn(pos *mouse.Position, soft time.Duration, nodes int64) bool {
+	if e.opts.SolveMB < 0 || pos.Terminal() || pos.MouseStepsLeft() > proveFrom || soft <= 0 && nodes <= 0 {
+		return false
+	}
+	if e.pr == nil {
+		e.pr = solve.New(e.opts.SolveMB)
+	}
+	return true
+}
+
+// prove runs the prover on pos within the budget and returns a move that forces a win of the
+// side to move, the length of that win and the prover's nodes; ok is false without a proven
+// win.
+func (e *Engine) prove(pos mouse.Position, depth int, nodes int64, t time.Duration) (m mouse.Move, d int, n int64, ok bool) {
+	lim := solve.Limits{MeOnly: true, Nodes: max(nodes, 1), Time: t}
+	if nodes <= 0 {
+		lim.Nodes = 0
+	}
+	if depth > 0 {
+		lim.Depth = depth
+	}
+	r := e.pr.Solve(pos, lim)
+	if r.Winner == pos.ToMove() && r.Move != mouse.NoMove {
+		return r.Move, r.Depth, r.Nodes, true
+	}
+	return mouse.NoMove, 0, r.Nodes, false
+}
+
+// vetoLosing deepens proofs that the opponent wins after each move of pos, within the budget
+// (nodes, or time t; zero: none), and lists the moves proven to lose in e.veto, the root
+// search then leaves them out. When every move loses, those that lose latest stay allowed. It
+// returns the nodes spent.
+func (e *Engine) vetoLosing(pos mouse.Position, nodes int64, t time.Duration) int64 {
+	var deadline time.Time
+	if t > 0 {
+		deadline = time.Now().Add(t)
+	}
+	if nodes <= 0 {
+		nodes = 0
+	}
+	e.pr.SetLimits(nodes, deadline)
+	opp := 1 - pos.ToMove()
+	var buf [mouse.MaxMoves]mouse.Move
+	moves := pos.LegalMoves(buf[:0])
+	if len(moves) < 2 {
+		return 0
+	}
+	var lost [mouse.MaxMoves]int // the depth at which a move was proven lost, 0: not
+	nlost := 0
+	maxD := 2*pos.MouseStepsLeft() + 1
+	for d := 1; d <= maxD && nlost < len(moves); d++ {
+		newly := 0
+		for i, m := range moves {
+			if lost[i] != 0 {
+				continue
+			}
+			c := pos.Apply(m)
+			var w, ok bool
+			if c.Terminal() {
+				w, ok = c.Winner() == opp, true
+			} else {
+				w, ok = e.pr.Wins(c, opp, d-1)
+			}
+			if !ok {
+				d = maxD // the budget ran out
+				break
+			}
+			if w {
+				lost[i] = d
+				nlost++
+				newly++
+			}
+		}
+		if nlost == len(moves) {
+			// Every move loses: keep those that lose latest.
+			for i := range moves {
+				if lost[i] == d {
+					lost[i] = 0
+				}
+			}
+			break
+		}
+	}
+	for i, m := range moves {
+		if lost[i] != 0 {
+			e.veto[e.nveto] = m
+			e.nveto++
+		}
+	}
+	return e.pr.Nodes()
 }
 
 // searcher returns the engine's searcher, allocating it and the table on first use.

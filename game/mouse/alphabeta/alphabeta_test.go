@@ -8,6 +8,7 @@ import (
 	"colony/game/mouse"
 	"colony/game/mouse/enginetest"
 	"colony/game/mouse/greedy"
+	"colony/game/mouse/solve"
 )
 
 func TestLegalInRandomGames(t *testing.T) {
@@ -233,4 +234,75 @@ func BenchmarkSearch(b *testing.B) {
 		nodes += n
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// TestPlaysProvenWin: once the prover finds a forced win, the engine plays a move that keeps
+// it (the mice to move, a win in 7 plies that the prover finds at once).
+func TestPlaysProvenWin(t *testing.T) {
+	p, err := mouse.ParseBoard("...R.R..R../.RR.R.RR.../R......C..R/.CC......../.....N..CR./.........../........... N")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := solve.New(4)
+	want := pr.Solve(p, solve.Limits{Depth: 9})
+	if want.Winner != mouse.Mice || want.Depth != 8 {
+		t.Fatalf("the prover says %+v, want a mice win in 8", want)
+	}
+	var buf [mouse.MaxMoves]mouse.Move
+	p = p.Apply(p.LegalMoves(buf[:0])[0]) // any team move: the mice still win
+	r := pr.Solve(p, solve.Limits{Depth: 7})
+	if r.Winner != mouse.Mice {
+		t.Fatalf("after a team move: %+v", r)
+	}
+	for _, lim := range []engine.Limits{{Nodes: 20000}, {MyTime: 5 * time.Second}} {
+		e := NewWithOptions(Options{HashMB: 4})
+		m := e.BestMove(p, lim)
+		_, score, _ := e.Stats()
+		if score < WinBound {
+			t.Errorf("%+v: score %d, want a proven win", lim, score)
+		}
+		if w, _ := solve.New(4).Wins(p.Apply(m), mouse.Mice, r.Depth-1); !w {
+			t.Errorf("%+v: move %v does not keep the win in %d", lim, m, r.Depth)
+		}
+	}
+}
+
+// TestAvoidsProvenLosses: when the prover shows that some moves of the team lose and others
+// do not, the engine plays one of the others (team positions from quick self-play games).
+func TestAvoidsProvenLosses(t *testing.T) {
+	const depth = 7
+	checked, games := 0, 0
+	for seed := uint64(1); seed <= 12 && checked < 6; seed++ {
+		games++
+		a := NewWithOptions(Options{HashMB: 2, Seed: seed, SolveMB: -1})
+		p := mouse.Start()
+		for !p.Terminal() && checked < 6 {
+			if p.ToMove() == mouse.Team && p.MouseStepsLeft() <= 45 {
+				var buf [mouse.MaxMoves]mouse.Move
+				moves := p.LegalMoves(buf[:0])
+				lost, safe := 0, 0
+				pr := solve.New(8)
+				for _, m := range moves {
+					if w, _ := pr.Wins(p.Apply(m), mouse.Mice, depth-1); w {
+						lost++
+					} else {
+						safe++
+					}
+				}
+				if lost > 0 && safe > 0 {
+					checked++
+					e := NewWithOptions(Options{HashMB: 4, Seed: seed})
+					m := e.BestMove(p, engine.Limits{Nodes: 100000})
+					if w, _ := pr.Wins(p.Apply(m), mouse.Mice, depth-1); w {
+						t.Errorf("move %v loses within %d plies; %d of %d moves do not\n%s", m, depth, safe, len(moves), p.Diagram())
+					}
+				}
+			}
+			p = p.Apply(a.BestMove(p, engine.Limits{Nodes: 3000}))
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no position with losing and saving moves in %d games", games)
+	}
+	t.Logf("%d positions with losing and saving moves in %d games", checked, games)
 }

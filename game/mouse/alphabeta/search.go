@@ -381,6 +381,9 @@ func (s *searcher) run(e *Engine, pos mouse.Position, start time.Time, soft, har
 	if len(moves) == 1 {
 		return moves[0]
 	}
+	if e.nveto >= len(moves) {
+		e.nveto = 0
+	}
 	o := newOrderer(&pos)
 	ttMove := mouse.NoMove
 	if s.tt != nil {
@@ -390,6 +393,9 @@ func (s *searcher) run(e *Engine, pos mouse.Position, start time.Time, soft, har
 	}
 	s.root = s.root[:0]
 	for _, m := range moves {
+		if slices.Contains(e.veto[:e.nveto], m) {
+			continue
+		}
 		k := int64(o.key(m))
 		if m == ttMove {
 			k = 1 << 40

@@ -341,6 +341,8 @@ type Limits struct {
 	Depth int
 	Nodes int64
 	Time  time.Duration
+	// MeOnly searches only for wins of the side to move (an engine looking for a move).
+	MeOnly bool
 }
 
 // Solve deepens from depth 1 to lim.Depth (default: the end of the game) and stops at the
@@ -365,7 +367,10 @@ func (s *Solver) Solve(p mouse.Position, lim Limits) Result {
 	}
 	me := p.ToMove()
 	for d := 1; d <= maxD; d++ {
-		for _, att := range [2]int{me, 1 - me} {
+		for i, att := range [2]int{me, 1 - me} {
+			if i == 1 && lim.MeOnly {
+				break
+			}
 			w, ok := s.Wins(p, att, d)
 			if !ok {
 				res.Complete = false

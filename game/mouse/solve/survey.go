@@ -60,7 +60,7 @@ type Survey struct {
 	ByPly      [140 / 10]Bucket // per ten plies played
 	ByMice     [mouse.Cols + 1]Bucket
 	ByLead     [mouse.Rows]Bucket // by the row (1-based - 1) of the most advanced mouse
-	ByStepsCut [8]Bucket          // by MouseStepsLeft / 5
+	ByStepsCut [14]Bucket         // by MouseStepsLeft / 5
 	All        Bucket
 	Games      int
 	MiceWon    int
