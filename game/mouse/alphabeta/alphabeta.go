@@ -32,6 +32,8 @@ type Options struct {
 const (
 	expOld uint = 1 << iota
 	expNoVeto
+	expNoLMR    // no late-move reductions
+	expMiceEval // the team evaluates with the mice's profile
 )
 
 const (
@@ -153,8 +155,10 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	e.nveto = 0
 	if e.proverOn(&pos, soft, nodes) {
 		// The prover's share: a tenth of the move for a win of the side to move, up to
-		// three tenths with the losing moves it then rules out.
-		pn, pt := nodes*3/10, soft*3/10
+		// three tenths with the losing moves it then rules out. A prover node costs about a
+		// quarter of a search node (no evaluation): a node budget buys it four times as
+		// many, so that fixed-node matches share the time as clock games do.
+		pn, pt := nodes*3/10*proverSpeed, soft*3/10
 		m, d, n, ok := e.prove(pos, depth, pn/3, pt/3)
 		if ok {
 			e.lastDepth, e.lastScore, e.lastNodes = d, winScore-int32(d), n
@@ -168,7 +172,7 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 			n += e.vetoLosing(pos, max(pn-n, 1), left)
 		}
 		if nodes > 0 {
-			nodes = max(nodes-n, 1)
+			nodes = max(nodes-n/proverSpeed, 1)
 		}
 		defer func() { e.lastNodes += n }()
 	}
@@ -179,6 +183,9 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 // provable within a move's budget (mousesolve -survey: the first proofs in games between
 // alphabeta engines come with about 40 steps left).
 const proveFrom = 50
+
+// proverSpeed is how many prover nodes cost the time of one search node.
+const proverSpeed = 4
 
 // proverOn reports whether the prover runs before the search of pos: once proofs are within
 // reach, and when the move has a time or node budget (a search bounded by depth alone, for

@@ -28,6 +28,7 @@ type searcher struct {
 	e        *Engine
 	tt       *table
 	miceRole bool // the engine plays the mice: their evaluation profile
+	exp      uint // the engine's experiment switches
 
 	nodes     int64
 	nodeLimit int64
@@ -199,7 +200,7 @@ func (s *searcher) search(p mouse.Position, depth int, alpha, beta int32, ply in
 		depth++
 	}
 	if depth <= 0 || ply >= maxPly-1 {
-		return evaluate(&p, s.miceRole)
+		return evaluate(&p, s.miceRole || s.exp&expMiceEval != 0)
 	}
 
 	key := p.Hash()
@@ -267,7 +268,7 @@ func (s *searcher) search(p mouse.Position, depth int, alpha, beta int32, ply in
 		} else {
 			r := 0
 			// Late quiet moves of the team are searched one ply less first.
-			if side == mouse.Team && depth >= 3 && i >= 6 && m != k1 && m != k2 && -(keys[i]>>16) < 2000 {
+			if side == mouse.Team && s.exp&expNoLMR == 0 && depth >= 3 && i >= 6 && m != k1 && m != k2 && -(keys[i]>>16) < 2000 {
 				r = 1
 				if depth >= 6 && i >= 20 {
 					r = 2
@@ -356,6 +357,7 @@ func (s *searcher) searchRoot(p *mouse.Position, depth int, alpha, beta int32) i
 // begin readies s for a search of e's. A zero hard time and node limit mean no limit.
 func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLimit int64) {
 	s.e = e
+	s.exp = e.opts.exp
 	s.tt = nil
 	if e.tt.entries != nil {
 		s.tt = &e.tt
