@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"colony/engine"
+	"colony/engine/mctsengine"
 	"colony/game/slime"
 )
 
@@ -99,6 +100,11 @@ func TestExperiment(t *testing.T) {
 			entries[i] = func() eng { return Jumper{} }
 		case "simplebot":
 			entries[i] = func() eng { return NewSimplebot(seed) }
+		case "mcts-rollout":
+			entries[i] = func() eng {
+				eval := mctsengine.NewRollout[slime.Position, slime.Move](seed, 0, slime.Position.Shares)
+				return mctsengine.New(eval, mctsengine.Options[slime.Position]{Seed: seed, BatchSize: 1})
+			}
 		case "paranoid", "bestreply":
 			br := name == "bestreply"
 			entries[i] = func() eng {
@@ -109,6 +115,7 @@ func TestExperiment(t *testing.T) {
 				if b := os.Getenv("SLIME_BEAM"); b != "" {
 					e.Beam, _ = strconv.Atoi(b)
 				}
+				e.OppBeam, _ = strconv.Atoi(os.Getenv("SLIME_OPPBEAM"))
 				if w := os.Getenv("SLIME_W"); w != "" {
 					f := strings.Split(w, ":")
 					e.W.Threat, _ = strconv.Atoi(f[0])

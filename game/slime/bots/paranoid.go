@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"cmp"
 	"math/bits"
 	"time"
 
@@ -27,8 +28,9 @@ type Paranoid struct {
 	// Weights of the evaluation (EvalWeights; zero value: DefaultWeights).
 	W EvalWeights
 	// Beam, when positive, searches only the Beam best-ordered moves of every node below the
-	// root (forward pruning: the moves of least immediate gain are left out).
-	Beam int
+	// root (forward pruning: the moves of least immediate gain are left out); OppBeam, when
+	// positive, replaces it at the opponents' nodes.
+	Beam, OppBeam int
 
 	name     string
 	tt       []ttEntry
@@ -90,7 +92,9 @@ const DefaultBeam = 6
 func NewParanoid() *Paranoid { return &Paranoid{name: "paranoid", Beam: DefaultBeam} }
 
 // NewBestReply returns the best-reply search engine.
-func NewBestReply() *Paranoid { return &Paranoid{name: "bestreply", BestReply: true, Beam: DefaultBeam} }
+func NewBestReply() *Paranoid {
+	return &Paranoid{name: "bestreply", BestReply: true, Beam: DefaultBeam}
+}
 
 // Name returns "paranoid" or "bestreply".
 func (e *Paranoid) Name() string {
@@ -258,8 +262,8 @@ func (e *Paranoid) search(p slime.Position, depth, alpha, beta, ply int) int {
 			}
 			moves := e.movesAt(pq, ply)
 			e.order(pq, moves, ttMove, ply)
-			if e.Beam > 0 && len(moves) > e.Beam {
-				moves = moves[:e.Beam]
+			if beam := cmp.Or(e.OppBeam, e.Beam); beam > 0 && len(moves) > beam {
+				moves = moves[:beam]
 			}
 			for _, m := range moves {
 				s := e.search(e.child(pq, m), depth-1, alpha, beta, ply+1)

@@ -21,12 +21,14 @@ const (
 	// Limit is the controller's time per move, process start included.
 	Limit = 100 * time.Millisecond
 	// MoveTime is what the engine may search: Limit less the agent's process start (about
-	// 5 ms measured, 10 ms at the 99th percentile on a loaded 2-core machine: cmd/arena's
-	// timings) and a margin for the machine's load.
-	MoveTime = 55 * time.Millisecond
+	// 5 ms; a process that does nothing else, greedy, answers in 4.4 ms at the median) and a
+	// margin for a loaded machine (on this repository's 2-core machine at load 4.7 the
+	// greedy program's 99th percentile was 83 ms: see game/slime/README.md).
+	MoveTime = 45 * time.Millisecond
 	// Deadline is when, counted from Answer's start, the fallback move is printed if the
-	// engine has not answered (an engine that overruns its time, or hangs).
-	Deadline = 75 * time.Millisecond
+	// engine has not answered (an engine that overruns its time, or hangs): 35 ms before
+	// Limit.
+	Deadline = 65 * time.Millisecond
 )
 
 // Name is the protocol's name (agent -protocol).

@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"colony/agent"
+	"colony/arena"
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
 	"colony/game/slime/koth"
+	"colony/games"
+	"colony/registry"
 )
 
 type eng = engine.Engine[slime.Position, slime.Move]
@@ -150,5 +154,54 @@ func TestAgent(t *testing.T) {
 	out.Reset()
 	if code := agent.Main([]string{"-game", "bacteria-war", pageBoard}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "unexpected arguments") {
 		t.Errorf("bacteria-war with an argument: exit %d, %q", code, errOut.String())
+	}
+}
+
+// TestRegistered: Slime through the registry: its facts, engines, perft, the referee's view
+// and an in-process game.
+func TestRegistered(t *testing.T) {
+	g, err := registry.Lookup("slime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := g.Info()
+	if !info.Scored || info.Players() != 4 || info.PolicySize != slime.PolicySize || g.Symmetries().NumSymmetries() != 8 {
+		t.Errorf("info %+v", info)
+	}
+	if g.DefaultEngine() != "paranoid" || g.ArgvProtocol() != koth.Name {
+		t.Errorf("default engine %q, argv protocol %q", g.DefaultEngine(), g.ArgvProtocol())
+	}
+	var names []string
+	for _, e := range g.Engines() {
+		names = append(names, e.Name)
+	}
+	for _, want := range []string{"greedy", "jumper", "simplebot", "paranoid", "bestreply", "random", "mcts-rollout"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("engines %v lack %s", names, want)
+		}
+	}
+	if n, err := g.Perft("", 4); err != nil || n != 4096 {
+		t.Errorf("perft 4 = %d, %v", n, err)
+	}
+	if n, err := g.Perft("2,1...,....,....,...4", 3); err != nil || n != 8 {
+		t.Errorf("perft 3 from a position = %d, %v", n, err)
+	}
+	var players []arena.Player
+	for _, name := range []string{"greedy", "jumper", "simplebot", "greedy"} {
+		pl, err := g.NewPlayer(name, games.EngineOptions{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, pl)
+	}
+	rec, err := arena.PlayLocal(g.Rules(), players, g.Rules().Start(), 0)
+	if err != nil || len(rec.Faults) != 0 {
+		t.Fatalf("local game: %v, faults %v", err, rec.Faults)
+	}
+	if !strings.HasPrefix(rec.Outcome, "board full") && !strings.HasPrefix(rec.Outcome, "2000-turn cap") {
+		t.Errorf("outcome %q", rec.Outcome)
+	}
+	if err := g.Serve("koth", "greedy", games.EngineOptions{}, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("the koth protocol served a session on stdin")
 	}
 }
