@@ -14,9 +14,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // Format constants.
@@ -119,23 +116,6 @@ func (m *Meta) checkShape() error {
 	return nil
 }
 
-var (
-	zenc = sync.OnceValue(func() *zstd.Encoder {
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-		if err != nil {
-			panic(err) // only for invalid options
-		}
-		return e
-	})
-	zdec = sync.OnceValue(func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxPayload))
-		if err != nil {
-			panic(err)
-		}
-		return d
-	})
-)
-
 // checkExample validates one example against the shard shape.
 func checkExample(m *Meta, ex *Example) error {
 	if len(ex.Input) != m.InputSize {
@@ -202,7 +182,10 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data: shard meta: %w", err)
 	}
-	comp := zenc().EncodeAll(raw, nil)
+	comp, err := compress(raw)
+	if err != nil {
+		return nil, err
+	}
 
 	var hdr []byte
 	hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(meta.Game)))
@@ -374,7 +357,7 @@ func decodeShard(buf []byte, want *Expect) (*shardContent, error) {
 	if count > rawLen {
 		return nil, corrupt("%d examples cannot fit in %d bytes", count, rawLen)
 	}
-	raw, err := zdec().DecodeAll(payload, make([]byte, 0, rawLen))
+	raw, err := decompress(payload, rawLen)
 	if err != nil {
 		return nil, corrupt("zstd payload: %v", err)
 	}
