@@ -2,11 +2,15 @@
 
 package nn
 
+
 import gblas "gonum.org/v1/gonum/blas/gonum"
 
 // The default build runs the portable forward pass's two BLAS kernels in gonum (SSE assembly
 // on amd64); `-tags purego` (the exporter's build) swaps in the plain-Go loops of
 // blas_purego.go.
+
+// portableBackend is what Net.Backend reports without the AVX2 kernels.
+const portableBackend = "gonum"
 
 var blas32 gblas.Implementation
 

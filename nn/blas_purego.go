@@ -2,6 +2,9 @@
 
 package nn
 
+// portableBackend is what Net.Backend reports without the AVX2 kernels.
+const portableBackend = "purego"
+
 // Plain-Go replacements of the two BLAS kernels the portable forward pass uses (gonum's
 // Saxpy and Sger): see blas_gonum.go for the default build.
 

@@ -2,7 +2,7 @@
 
 package nn
 
-// Without GOEXPERIMENT=simd on amd64 the Net always uses the portable (gonum) kernels; simdOK
+// Without GOEXPERIMENT=simd on amd64 the Net always uses the portable kernels (gonum, or plain Go with -tags purego); simdOK
 // stays false, so these are never called.
 
 func axpySIMD(a float32, x, y []float32) {

@@ -173,13 +173,13 @@ func (n *Net) Arch() Arch { return n.arch }
 // MaxBatch is the largest batch Forward accepts.
 func (n *Net) MaxBatch() int { return n.maxBatch }
 
-// Backend names the convolution kernels in use: "avx2" (archsimd build on an AVX2+FMA CPU) or
-// "gonum" (portable).
+// Backend names the convolution kernels in use: "avx2" (archsimd build on an AVX2+FMA CPU),
+// "gonum" (portable) or "purego" (portable, plain-Go loops: the single-file export).
 func (n *Net) Backend() string {
 	if n.simd {
 		return "avx2"
 	}
-	return "gonum"
+	return portableBackend
 }
 
 // InputSize is the number of input values per position (Planes*Height*Width).
