@@ -2,7 +2,6 @@
 
 package nn
 
-
 import gblas "gonum.org/v1/gonum/blas/gonum"
 
 // The default build runs the portable forward pass's two BLAS kernels in gonum (SSE assembly
