@@ -79,6 +79,10 @@ type entry struct {
 
 const bucket = 4
 
+// ttMinDepth: nodes this close to the horizon neither probe nor store (cheaper to search
+// than a cache miss).
+const ttMinDepth = 2
+
 // attSalt tells the two attackers' entries apart.
 var attSalt = [2]uint64{0, 0x9E3779B97F4A7C15}
 
@@ -208,7 +212,9 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 		key = 1
 	}
 	hint := mouse.NoMove
-	if e := s.probe(key); e != nil {
+	useTT := d >= ttMinDepth
+	if !useTT {
+	} else if e := s.probe(key); e != nil {
 		if e.win != 0 && int(e.win) <= d {
 			return true
 		}
@@ -243,6 +249,14 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 	result := side != att // AND node: true unless a move refutes; OR node: false unless one wins
 	best := mouse.NoMove
 	for i := range keys {
+		// Selection: the first moves decide most nodes, a full sort is wasted.
+		bi := i
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[bi] {
+				bi = j
+			}
+		}
+		keys[i], keys[bi] = keys[bi], keys[i]
 		m := moves[keys[i]&0xFF]
 		w := s.search(p.Apply(m), d-1, ply+1)
 		if s.stop {
@@ -256,6 +270,9 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 			result, best = false, m
 			break
 		}
+	}
+	if !useTT {
+		return result
 	}
 	e := s.slot(key)
 	if result {
@@ -326,12 +343,6 @@ func (s *Solver) order(p *mouse.Position, moves []mouse.Move, hint mouse.Move, a
 			}
 		}
 		keys[i] = -k<<8 | int32(i)
-	}
-	// Insertion sort: short lists, mostly ordered.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
 	}
 	return keys
 }
@@ -406,23 +417,32 @@ func (s *Solver) rootMove(p mouse.Position, d int) mouse.Move {
 		}
 	}
 	var buf [mouse.MaxMoves]mouse.Move
+	n0 := s.nodes
 	for _, m := range p.LegalMoves(buf[:0]) {
 		if w, _ := s.winsAfter(p, m, d); w {
 			return m
+		}
+		if s.nodes-n0 > 3*rootMoveNodes {
+			break // the table lost the proof: no move rather than a long search
 		}
 	}
 	return mouse.NoMove
 }
 
 func (s *Solver) winsAfter(p mouse.Position, m mouse.Move, d int) (bool, bool) {
-	lim, dl := s.nodeLimit, s.deadline
-	s.nodeLimit, s.deadline = 0, time.Time{}
-	defer func() { s.nodeLimit, s.deadline = lim, dl }()
+	// The proof is in the table: re-reading it is cheap. A bound keeps an overwritten entry
+	// from costing more than a moment.
+	lim, dl, n0 := s.nodeLimit, s.deadline, s.nodes
+	s.nodeLimit, s.deadline = s.nodes+rootMoveNodes, time.Time{}
+	defer func() { s.nodeLimit, s.deadline, s.nodes = lim, dl, n0+min(s.nodes-n0, rootMoveNodes) }()
 	c := p.Apply(m)
 	if c.Terminal() {
 		return c.Winner() == s.att, true
 	}
 	s.stop = false
 	w := s.search(c, d-1, 1)
-	return w, !s.stop
+	return w && !s.stop, !s.stop
 }
+
+// rootMoveNodes bounds the search that confirms one winning move.
+const rootMoveNodes = 100_000

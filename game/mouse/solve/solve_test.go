@@ -260,3 +260,10 @@ func TestSolveExactEndgames(t *testing.T) {
 		t.Error("nothing solved")
 	}
 }
+
+func BenchmarkStart(b *testing.B) {
+	for b.Loop() {
+		s := New(256)
+		s.Solve(mouse.Start(), Limits{Depth: 19})
+	}
+}
