@@ -34,6 +34,7 @@ const (
 	expNoVeto
 	expNoLMR    // no late-move reductions
 	expMiceEval // the team evaluates with the mice's profile
+	expBigShare // the prover gets half of the move
 )
 
 const (
@@ -159,6 +160,9 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		// quarter of a search node (no evaluation): a node budget buys it four times as
 		// many, so that fixed-node matches share the time as clock games do.
 		pn, pt := nodes*3/10*proverSpeed, soft*3/10
+		if e.opts.exp&expBigShare != 0 {
+			pn, pt = nodes*5/10*proverSpeed, soft*5/10
+		}
 		m, d, n, ok := e.prove(pos, depth, pn/3, pt/3)
 		if ok {
 			e.lastDepth, e.lastScore, e.lastNodes = d, winScore-int32(d), n

@@ -19,6 +19,7 @@ var variants = map[string]Options{
 	"noveto":  {exp: expNoVeto},
 	"nolmr":   {SolveMB: -1, exp: expNoLMR},
 	"micev":   {SolveMB: -1, exp: expMiceEval},
+	"big":     {exp: expBigShare},
 }
 
 // TestMatch plays a fixed-node match between two versions when MOUSE_AB="a,b" is set:
