@@ -502,3 +502,27 @@ func BenchmarkGenApply(b *testing.B) {
 	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
 	b.ReportMetric(float64(applied)/b.Elapsed().Seconds(), "applies/s")
 }
+
+func TestDivide(t *testing.T) {
+	p, err := Parse("3,..2.2..,.222...,2233...,..34.4.,....4..,3......,3...... 18") // from the perft file
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Divide(p, 2)
+	var sum uint64
+	for i, e := range d {
+		sum += e.Nodes
+		if i > 0 && d[i-1].Move.String() >= e.Move.String() {
+			t.Errorf("divide not sorted: %v before %v", d[i-1].Move, e.Move)
+		}
+		if e.Nodes != Perft(p.Apply(e.Move), 1) {
+			t.Errorf("%v: %d nodes", e.Move, e.Nodes)
+		}
+	}
+	if len(d) != p.CountMoves() || len(d) != 60 || sum != 2397 {
+		t.Errorf("divide: %d moves, %d nodes; want 60 and 2397", len(d), sum)
+	}
+	if Perft(p, 0) != 1 || len(Divide(p, 0)) != 0 {
+		t.Error("depth 0")
+	}
+}
