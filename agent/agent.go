@@ -115,6 +115,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := g.CheckEngine(*engineName, setEngineFlags, o); err != nil {
 		return fail("%v", err)
 	}
+	if *protocol == g.ArgvProtocol() && len(posArgs) == 0 {
+		return fail("%s is played one process per move: give the position as the argument (docs/rules.md), e.g. agent -game %s 'POSITION'", *gameName, *gameName)
+	}
 	serve := func() error { return g.Serve(*protocol, *engineName, o, stdin, stdout, stderr) }
 	if len(posArgs) > 0 {
 		serve = func() error { return g.ServeArgs(*protocol, *engineName, o, posArgs, stdout, stderr) }

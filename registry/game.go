@@ -76,9 +76,13 @@ func (g *game[P, M]) Engines() []EngineInfo {
 	return out
 }
 
+// judged reports whether the game is played over the judge protocol: a judge notation and
+// two players (a game of more players may still have a notation, for the in-process referee).
+func (g *game[P, M]) judged() bool { return g.def.Judge != nil && g.def.Info.Players() == 2 }
+
 func (g *game[P, M]) Protocols() []string {
 	var out []string
-	if g.def.Judge != nil {
+	if g.judged() {
 		out = append(out, "judge")
 	}
 	for _, p := range g.def.Protocols {
@@ -148,7 +152,7 @@ func (g *game[P, M]) Serve(protocol, engineName string, o games.EngineOptions, i
 		return err
 	}
 	factory := func() (engine.Engine[P, M], error) { return g.build(engineName, o) }
-	if protocol == "judge" && g.def.Judge != nil {
+	if protocol == "judge" && g.judged() {
 		return judge.Serve(g.def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
 	}
 	for _, p := range g.def.Protocols {

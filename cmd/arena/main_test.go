@@ -80,7 +80,7 @@ func TestArenaFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-game", "catch-the-mouse", "-a", "x", "-b", "y"}, "not implemented yet"},
+		{[]string{"-game", "petri-dish", "-a", "x", "-b", "y"}, "unknown game"},
 		{[]string{"-game", "go", "-a", "x", "-b", "y"}, "unknown game"},
 		{[]string{"-a", "x"}, "both -a and -b"},
 		{[]string{"-a", "x", "-b", "y", "-games", "0"}, "must be positive"},
@@ -93,5 +93,13 @@ func TestArenaFlags(t *testing.T) {
 		if err == nil || code == 0 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: code %d err %v, want %q", c.args, code, err, c.want)
 		}
+	}
+}
+
+func TestArenaHelpExitsZero(t *testing.T) {
+	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
+	fs.SetOutput(&bytes.Buffer{})
+	if code, _ := run(fs, []string{"-h"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+		t.Errorf("-h: exit %d", code)
 	}
 }
