@@ -224,6 +224,20 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 		hint = e.move
 	}
 
+	// The table's move decides most nodes on its own: try it before generating the rest.
+	tried := false
+	if hint != mouse.NoMove && hintLegal(&p, hint) {
+		tried = true
+		w := s.search(p.Apply(hint), d-1, ply+1)
+		if s.stop {
+			return false
+		}
+		if w == (side == att) {
+			s.record(key, d, w, side == att, hint)
+			return w
+		}
+	}
+
 	moves := p.LegalMoves(s.moves[ply][:0])
 	// A mouse on row 6 with the team to move: only Nadori taking it stops the win.
 	if side == mouse.Team {
@@ -258,6 +272,9 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 		}
 		keys[i], keys[bi] = keys[bi], keys[i]
 		m := moves[keys[i]&0xFF]
+		if m == hint && tried {
+			continue // searched above
+		}
 		w := s.search(p.Apply(m), d-1, ply+1)
 		if s.stop {
 			return false
@@ -271,24 +288,60 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 			break
 		}
 	}
-	if !useTT {
-		return result
+	if useTT {
+		s.record(key, d, result, side == att, best)
 	}
+	return result
+}
+
+// record stores a node's result: a win within d, or none within d, with the move that
+// decided it (the attacker's win or the defender's refutation).
+func (s *Solver) record(key uint64, d int, win, attToMove bool, m mouse.Move) {
 	e := s.slot(key)
-	if result {
+	if win {
 		if e.win == 0 || int(e.win) > d {
 			e.win = uint8(min(d, 255))
 		}
-		if side == att {
-			e.move = best
+		if attToMove {
+			e.move = m
 		}
 	} else {
 		e.fail = uint8(min(max(int(e.fail), d), 255))
-		if side != att {
-			e.move = best
+		if !attToMove {
+			e.move = m
 		}
 	}
-	return result
+}
+
+// hintLegal checks a table move cheaply: the key matched, so only a collision makes it
+// illegal.
+func hintLegal(p *mouse.Position, m mouse.Move) bool {
+	if m == mouse.Pass || m >= mouse.NoMove || m.IsTeam() != (p.ToMove() == mouse.Team) {
+		return false
+	}
+	from, to := m.From(), m.To()
+	occ := p.Occupied()
+	if !m.IsTeam() {
+		if to != from+mouse.Cols || to >= mouse.NumCells {
+			return false
+		}
+		if from < mouse.Cols {
+			return p.TopMice()>>from&1 != 0 && occ>>(to-mouse.Cols)&1 == 0
+		}
+		fi := from - mouse.Cols
+		return p.InnerMice()>>fi&1 != 0 && (to >= 6*mouse.Cols || occ>>(to-mouse.Cols)&1 == 0)
+	}
+	if from < mouse.Cols || to < mouse.Cols || from >= 6*mouse.Cols || to >= 6*mouse.Cols {
+		return false
+	}
+	fi, ti := from-mouse.Cols, to-mouse.Cols
+	switch {
+	case p.Cats()>>fi&1 != 0:
+		return (mouse.QueenAttacks(fi, occ)&^occ)>>ti&1 != 0
+	case p.Nadori()>>fi&1 != 0:
+		return (mouse.KingAttacks(fi)&^(p.Cats()|p.Nadori()))>>ti&1 != 0
+	}
+	return false
 }
 
 // order sorts moves for the search and returns their indexes (low byte) with sort keys: the
