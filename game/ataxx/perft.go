@@ -1,8 +1,8 @@
 package ataxx
 
 import (
+	"colony/games"
 	"math/bits"
-	"sort"
 )
 
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
@@ -24,22 +24,6 @@ func Perft(p Position, depth int) uint64 {
 	return n
 }
 
-// DivideEntry is one root move and the perft count below it.
-type DivideEntry struct {
-	Move  Move
-	Nodes uint64
-}
-
-// Divide returns the perft count under each root move, sorted by UAI spelling, for finding
-// where two move generators disagree.
-func Divide(p Position, depth int) []DivideEntry {
-	var out []DivideEntry
-	if depth <= 0 {
-		return out
-	}
-	for _, m := range p.LegalMoves(nil) {
-		out = append(out, DivideEntry{m, Perft(p.Apply(m), depth-1)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Move.UAI() < out[j].Move.UAI() })
-	return out
-}
+// Divide returns the perft count under each root move, sorted by the moves' spelling, for
+// finding where two move generators disagree (games.Divide with this package's Perft).
+func Divide(p Position, depth int) []games.DivideEntry[Move] { return games.Divide(p, depth, Perft) }

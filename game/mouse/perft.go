@@ -1,6 +1,6 @@
 package mouse
 
-import "sort"
+import "colony/games"
 
 // Perft counts the move paths of length depth from p. A forced pass counts as one move and a
 // finished game has no moves. The last ply is bulk-counted.
@@ -19,22 +19,6 @@ func Perft(p Position, depth int) uint64 {
 	return n
 }
 
-// DivideEntry is one root move and the perft count below it.
-type DivideEntry struct {
-	Move  Move
-	Nodes uint64
-}
-
 // Divide returns the perft count under each root move, sorted by the moves' spelling, for
-// finding where two move generators disagree.
-func Divide(p Position, depth int) []DivideEntry {
-	var out []DivideEntry
-	if depth <= 0 {
-		return out
-	}
-	for _, m := range p.LegalMoves(nil) {
-		out = append(out, DivideEntry{m, Perft(p.Apply(m), depth-1)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Move.String() < out[j].Move.String() })
-	return out
-}
+// finding where two move generators disagree (games.Divide with this package's Perft).
+func Divide(p Position, depth int) []games.DivideEntry[Move] { return games.Divide(p, depth, Perft) }
