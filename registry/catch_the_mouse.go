@@ -20,7 +20,7 @@ func init() {
 	def.Engines = []games.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "one-ply rules of thumb for either side (win, capture, block the runner, advance the safe mouse)",
 			New: func(o games.EngineOptions) (eng, error) { return greedy.New(o.Seed), nil }},
-		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7",
+		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7; once 50 mouse steps or fewer are left, a prover (game/mouse/solve) plays forced wins and rules out proven losses",
 			Flags: []string{"hash"}, New: func(o games.EngineOptions) (eng, error) {
 				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},

@@ -233,9 +233,12 @@ func TestAgainstMinimax(t *testing.T) {
 func TestSolveExactEndgames(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	solved := 0
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 100; i++ {
 		p := randomPosition(r, 40+r.IntN(40))
-		if p.Terminal() || p.MouseStepsLeft() > 10 {
+		if i%2 == 1 {
+			p = randomSparse(r)
+		}
+		if p.Terminal() || p.MouseStepsLeft() > 16 {
 			continue
 		}
 		s := New(8)
@@ -255,7 +258,11 @@ func TestSolveExactEndgames(t *testing.T) {
 				t.Fatalf("move %v does not keep the win", res.Move)
 			}
 		}
+		if res.Depth <= 4 && (!naiveWins(p, res.Winner, res.Depth) || naiveWins(p, res.Winner, res.Depth-1)) {
+			t.Fatalf("minimax disagrees: %+v\n%s", res, p.Diagram())
+		}
 	}
+	t.Logf("%d endgames solved exactly", solved)
 	if solved == 0 {
 		t.Error("nothing solved")
 	}
