@@ -26,6 +26,9 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
+	// No network is shipped for this game yet: the agent's default is alphabeta, not an
+	// untrained mcts.
+	def.DefaultEngine = "alphabeta"
 	// No turn cap, but a bound on the game's length: every move the side to move may still
 	// make keeps engine.MinMoveCost of the clock in reserve, in mcts as in alphabeta.
 	def.CapLeft = func(p pos) int { return p.MouseStepsLeft() + 1 }
