@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"colony/engine"
+	"colony/engine/tt"
 	"colony/game/ataxx"
 )
 
@@ -33,7 +34,7 @@ const (
 type Engine struct {
 	opts    Options
 	weights Weights
-	tt      table
+	tt      tt.Table[ataxx.Move]
 	s       *searcher // allocated on the first search
 
 	// Test knobs: exactTT only cuts off on entries of exactly the wanted depth, so a fixed-depth
@@ -68,8 +69,8 @@ func (e *Engine) Name() string { return "alphabeta" }
 
 // NewGame clears the transposition table and the move-ordering statistics.
 func (e *Engine) NewGame() {
-	if e.tt.entries != nil {
-		e.tt.clear()
+	if e.tt.Allocated() {
+		e.tt.Clear()
 	}
 	if e.s != nil {
 		e.s.resetStats()
@@ -148,8 +149,8 @@ func (e *Engine) searcher() *searcher {
 	if e.s == nil {
 		e.s = newSearcher()
 	}
-	if e.tt.entries == nil && e.opts.HashMB > 0 {
-		e.tt.alloc(e.opts.HashMB)
+	if !e.tt.Allocated() && e.opts.HashMB > 0 {
+		e.tt.Alloc(e.opts.HashMB, ataxx.NoMove)
 	}
 	return e.s
 }

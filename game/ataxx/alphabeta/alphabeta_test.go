@@ -306,7 +306,7 @@ func TestNoAllocs(t *testing.T) {
 
 func TestConstructionIsCheap(t *testing.T) {
 	e := New()
-	if e.tt.entries != nil {
+	if e.tt.Allocated() {
 		t.Fatal("New allocated the table")
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"colony/engine"
-	"colony/game/ataxx/greedy"
 	"colony/game/ataxx"
+	"colony/game/ataxx/greedy"
 )
 
 // The strength check is an in-process match, off by default:

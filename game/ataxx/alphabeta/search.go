@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"colony/engine/tt"
 	"colony/game/ataxx"
 )
 
@@ -46,7 +47,7 @@ type rootMove struct {
 type searcher struct {
 	e       *Engine
 	w       *Weights
-	tt      *table
+	tt      *tt.Table[ataxx.Move]
 	exactTT bool
 	lmr     bool
 
@@ -217,14 +218,14 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 	key := ttKey(&p)
 	ttMove := ataxx.NoMove
 	if s.tt != nil {
-		if en, ok := s.tt.probe(key); ok {
-			ttMove = en.move
-			if !pv && (int(en.depth) == depth || !s.exactTT && int(en.depth) > depth) {
-				v := fromTT(int32(en.score), ply)
+		if en, ok := s.tt.Probe(key); ok {
+			ttMove = en.Move
+			if !pv && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
+				v := fromTT(int32(en.Score), ply)
 				switch {
-				case en.bound == boundExact,
-					en.bound == boundLower && v >= beta,
-					en.bound == boundUpper && v <= alpha:
+				case en.Bound == tt.Exact,
+					en.Bound == tt.Lower && v >= beta,
+					en.Bound == tt.Upper && v <= alpha:
 					return v
 				}
 			}
@@ -321,14 +322,14 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 	}
 
 	if s.tt != nil {
-		bound := boundUpper
+		bound := tt.Upper
 		switch {
 		case best >= beta:
-			bound = boundLower
+			bound = tt.Lower
 		case best > origAlpha:
-			bound = boundExact
+			bound = tt.Exact
 		}
-		s.tt.store(key, bestMove, toTT(best, ply), depth, bound)
+		s.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
 	}
 	return best
 }
@@ -373,7 +374,7 @@ func (s *searcher) searchRoot(p *ataxx.Position, depth int, alpha, beta int32) i
 func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLimit int64) {
 	s.e, s.w = e, &e.weights
 	s.tt = nil
-	if e.tt.entries != nil {
+	if e.tt.Allocated() {
 		s.tt = &e.tt
 	}
 	s.exactTT = e.exactTT
@@ -398,7 +399,7 @@ func (s *searcher) leafScore(p *ataxx.Position, us, them uint64, ply int) int32 
 func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
 	s.begin(e, start, hard, nodeLimit)
 	if s.tt != nil {
-		e.tt.gen++
+		e.tt.NextSearch()
 	}
 	e.lastDepth, e.lastScore, e.lastNodes = 0, 0, 0
 
@@ -414,8 +415,8 @@ func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, har
 	us, them := pos.Pieces(side), pos.Pieces(side^1)
 	ttMove := ataxx.NoMove
 	if s.tt != nil {
-		if en, ok := s.tt.probe(ttKey(&pos)); ok {
-			ttMove = en.move
+		if en, ok := s.tt.Probe(ttKey(&pos)); ok {
+			ttMove = en.Move
 		}
 	}
 	s.root = s.root[:0]
