@@ -12,8 +12,8 @@ import (
 
 	"colony/data"
 	"colony/engine"
-	"colony/game/ataxx/greedy"
 	"colony/game/ataxx"
+	"colony/game/ataxx/greedy"
 	"colony/mcts"
 )
 
