@@ -1,0 +1,361 @@
+package arena
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Stdin referee: the contract of the Petri Dish driver petri.js (docs/rules.md §4), for a
+// two-player game played one process per single action with the input on stdin:
+//
+//   - at the start of each game each program is run once with "BEGIN" on stdin; its first
+//     line is handed to the game (an invalid species is the game's business: Petri Dish
+//     forfeits that seat, the driver's fatal error);
+//   - then every action starts a new process with the acting cell's view on stdin (the game's
+//     Input); the first line of its stdout (up to the newline, or everything before EOF) is
+//     the action; a line that is no legal action is played as the game decides (a REST) and
+//     counted as invalid, and so is a process with no line after MoveLimit (killed);
+//   - the referee does not wait for the program to exit after its line: it kills the
+//     process group and reaps it;
+//   - the game (not the referee) checks for a winner after every action;
+//   - colours alternate: A is seat 0 (player 1, who moves first) in the even games.
+//
+// Each invocation is timed from just before the process starts to its first line.
+
+// StdinGame is one game as the stdin referee drives it (package petri's Match).
+type StdinGame interface {
+	Over() (bool, int) // ended, and the winner seat (-1: a tie)
+	Seat() int         // the seat whose program answers next
+	Input() string     // its stdin
+	Play(line string) string
+	Cells() []int // each seat's score (Petri Dish: living cells)
+	Outcome() string
+	Board() string
+}
+
+// StdinConfig describes a stdin-referee match between A and B.
+type StdinConfig struct {
+	Name string
+	// New starts a game from the two programs' answers to BEGIN, seat 0 first.
+	New   func(begin [2]string) StdinGame
+	A, B  []string // commands; {seed} and {game} as in Config
+	Games int
+	// MoveLimit: a program with no line after it is killed (default 2 s). SlowLimit: slower
+	// invocations are counted (default 200 ms).
+	MoveLimit, SlowLimit time.Duration
+	Seed                 uint64
+	Parallel             int
+	OutDir               string // game records; "" writes none
+}
+
+// StdinRecord is one game.
+type StdinRecord struct {
+	Index   int      `json:"index"`
+	AFirst  bool     `json:"a_first"`
+	Players []string `json:"players"` // commands by seat
+	Species []string `json:"species"` // BEGIN answers by seat
+	Winner  string   `json:"winner"`  // "A", "B" or "draw"
+	Cells   []int    `json:"cells"`   // by seat
+	Outcome string   `json:"outcome"`
+	Final   string   `json:"final"`
+	Actions []int    `json:"actions"` // invocations by seat (BEGIN included)
+	Invalid []int    `json:"invalid"` // by seat
+	// FirstInvalid lists up to 5 invalid answers per game: "seat: why (line)".
+	FirstInvalid []string          `json:"first_invalid,omitempty"`
+	Stderr       map[string]string `json:"stderr,omitempty"`
+	times        [2][]float64
+}
+
+// StdinEntry sums up one side.
+type StdinEntry struct {
+	Command string  `json:"command"`
+	Wins    int     `json:"wins"`
+	Draws   int     `json:"draws"`
+	Losses  int     `json:"losses"`
+	WDLAs1  [3]int  `json:"wdl_as_player1"`
+	WDLAs2  [3]int  `json:"wdl_as_player2"`
+	Actions int     `json:"actions"`
+	Invalid int     `json:"invalid"`
+	Slow    int     `json:"slow"`
+	MaxMs   float64 `json:"max_ms"`
+	P99Ms   float64 `json:"p99_ms"`
+	P50Ms   float64 `json:"p50_ms"`
+	MeanMs  float64 `json:"mean_ms"`
+	times   []float64
+}
+
+// StdinSummary is a match's result.
+type StdinSummary struct {
+	Game    string        `json:"game"`
+	Games   int           `json:"games"`
+	Seed    uint64        `json:"seed"`
+	Entries [2]StdinEntry `json:"entries"` // A, B
+	OutDir  string        `json:"out_dir,omitempty"`
+}
+
+func (c *StdinConfig) defaults() {
+	if c.MoveLimit <= 0 {
+		c.MoveLimit = 2 * time.Second
+	}
+	if c.SlowLimit <= 0 {
+		c.SlowLimit = 200 * time.Millisecond
+	}
+	if c.Parallel < 1 {
+		c.Parallel = 1
+	}
+	if c.Games < 1 {
+		c.Games = 1
+	}
+}
+
+// PlayStdin plays game index (A first when index is even).
+func PlayStdin(cfg *StdinConfig, index int) (*StdinRecord, error) {
+	cfg.defaults()
+	aFirst := index%2 == 0
+	progs := [2][]string{expand(cfg.A, cfg.Seed, index, "a"), expand(cfg.B, cfg.Seed, index, "b")}
+	names := [2]string{strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")}
+	if !aFirst {
+		progs[0], progs[1] = progs[1], progs[0]
+		names[0], names[1] = names[1], names[0]
+	}
+	rec := &StdinRecord{Index: index, AFirst: aFirst, Players: names[:], Actions: make([]int, 2), Invalid: make([]int, 2)}
+	note := func(seat int, res onceResult) {
+		rec.Actions[seat]++
+		rec.times[seat] = append(rec.times[seat], ms(res.took))
+		if res.stderr != "" {
+			if rec.Stderr == nil {
+				rec.Stderr = map[string]string{}
+			}
+			rec.Stderr[fmt.Sprint(seat)] = res.stderr
+		}
+	}
+	var begin [2]string
+	for seat := range 2 {
+		res := runStdin(progs[seat], "BEGIN", cfg.MoveLimit)
+		note(seat, res)
+		begin[seat] = strings.TrimRight(res.line, "\r\n")
+		rec.Species = append(rec.Species, begin[seat])
+	}
+	g := cfg.New(begin)
+	const maxActions = 1 << 22
+	for n := 0; ; n++ {
+		over, _ := g.Over()
+		if over {
+			break
+		}
+		if n >= maxActions {
+			return nil, errors.New("arena: a game went on for 4 million actions")
+		}
+		seat := g.Seat()
+		res := runStdin(progs[seat], g.Input(), cfg.MoveLimit)
+		note(seat, res)
+		line := strings.TrimRight(res.line, "\r\n")
+		why := g.Play(line)
+		if why != "" {
+			rec.Invalid[seat]++
+			if res.why != "" { // no line at all: say why
+				why += ", " + res.why
+			}
+			if len(rec.FirstInvalid) < 5 {
+				rec.FirstInvalid = append(rec.FirstInvalid, fmt.Sprintf("player %d: %s (line %q)", seat+1, why, line))
+			}
+		}
+	}
+	_, w := g.Over()
+	rec.Winner = "draw"
+	if w >= 0 {
+		rec.Winner = "A"
+		if (w == 0) != aFirst {
+			rec.Winner = "B"
+		}
+	}
+	rec.Cells, rec.Outcome, rec.Final = g.Cells(), g.Outcome(), g.Board()
+	return rec, nil
+}
+
+// runStdin runs argv with input on stdin, reads its first line within limit, then kills its
+// process group and reaps it.
+func runStdin(argv []string, input string, limit time.Duration) onceResult {
+	var res onceResult
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.WaitDelay = time.Second
+	cmd.Stdin = strings.NewReader(input)
+	r, w, err := os.Pipe()
+	if err != nil {
+		res.why = "pipe: " + err.Error()
+		return res
+	}
+	defer r.Close()
+	cmd.Stdout = w
+	tail := &tailWriter{max: 512}
+	cmd.Stderr = tail
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		res.why = "cannot start: " + err.Error()
+		return res
+	}
+	w.Close()
+	pid := cmd.Process.Pid
+	_ = r.SetReadDeadline(start.Add(limit))
+	const maxLine = 4096
+	buf := make([]byte, 0, 256)
+	chunk := make([]byte, 256)
+	var readErr error
+	for len(buf) < maxLine {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if k := slices.Index(buf, '\n'); k >= 0 {
+			buf = buf[:k+1]
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	res.took = time.Since(start)
+	res.line = string(buf)
+	killGroup(pid)
+	werr := cmd.Wait()
+	res.stderr = tail.String()
+	if st := cmd.ProcessState; st != nil {
+		res.rss = maxRSS(st)
+		if st.Exited() && st.ExitCode() != 0 {
+			res.exit = fmt.Sprintf("exit %d", st.ExitCode())
+		}
+	} else if werr != nil {
+		res.exit = werr.Error()
+	}
+	switch {
+	case len(buf) == 0 && errors.Is(readErr, os.ErrDeadlineExceeded):
+		res.why = fmt.Sprintf("no line after %v", limit)
+	case len(buf) == 0:
+		res.why = "no output"
+	}
+	return res
+}
+
+// RunStdin plays the match, Parallel games at once, calling progress after each game. Game
+// records go to OutDir as game-NNNN.json, the summary as summary.json.
+func RunStdin(cfg StdinConfig, progress func(done int, r *StdinRecord, s *StdinSummary)) (*StdinSummary, error) {
+	cfg.defaults()
+	sum := &StdinSummary{Game: cfg.Name, Seed: cfg.Seed, OutDir: cfg.OutDir}
+	sum.Entries[0].Command = strings.Join(cfg.A, " ")
+	sum.Entries[1].Command = strings.Join(cfg.B, " ")
+	if cfg.OutDir != "" {
+		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+	}
+	type result struct {
+		rec *StdinRecord
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range cfg.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := PlayStdin(&cfg, i)
+				results <- result{rec, err}
+			}
+		}()
+	}
+	go func() {
+		for i := range cfg.Games {
+			jobs <- i
+		}
+		close(jobs)
+		wg.Wait()
+		close(results)
+	}()
+	var firstErr error
+	done := 0
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
+		}
+		done++
+		sum.add(r.rec, cfg.SlowLimit)
+		if cfg.OutDir != "" {
+			if err := WriteJSON(filepath.Join(cfg.OutDir, fmt.Sprintf("game-%04d.json", r.rec.Index)), r.rec); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+		if progress != nil {
+			progress(done, r.rec, sum)
+		}
+	}
+	sum.finish()
+	if cfg.OutDir != "" && firstErr == nil {
+		firstErr = WriteJSON(filepath.Join(cfg.OutDir, "summary.json"), sum)
+	}
+	return sum, firstErr
+}
+
+func (s *StdinSummary) add(rec *StdinRecord, slow time.Duration) {
+	s.Games++
+	for e := range 2 { // entry A = 0, B = 1
+		seat := e
+		if !rec.AFirst {
+			seat = 1 - e
+		}
+		en := &s.Entries[e]
+		k := 1 // draw
+		switch {
+		case rec.Winner == "A" && e == 0, rec.Winner == "B" && e == 1:
+			en.Wins++
+			k = 0
+		case rec.Winner == "draw":
+			en.Draws++
+		default:
+			en.Losses++
+			k = 2
+		}
+		if seat == 0 {
+			en.WDLAs1[k]++
+		} else {
+			en.WDLAs2[k]++
+		}
+		en.Actions += rec.Actions[seat]
+		en.Invalid += rec.Invalid[seat]
+		for _, t := range rec.times[seat] {
+			if t > ms(slow) {
+				en.Slow++
+			}
+		}
+		en.times = append(en.times, rec.times[seat]...)
+	}
+}
+
+func (s *StdinSummary) finish() {
+	for i := range s.Entries {
+		en := &s.Entries[i]
+		if len(en.times) == 0 {
+			continue
+		}
+		t := slices.Clone(en.times)
+		slices.Sort(t)
+		en.MaxMs, en.P99Ms, en.P50Ms = t[len(t)-1], quantile(t, 0.99), quantile(t, 0.5)
+		sum := 0.0
+		for _, v := range t {
+			sum += v
+		}
+		en.MeanMs = sum / float64(len(t))
+	}
+}
