@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/game/petri"
 	"colony/registry"
 )
 
@@ -30,6 +31,15 @@ Usage:
         [-parallel K] [-seed S] [-openings PLIES] [-out DIR] [-mem MB] [-as MB] [-json]
   arena -game slime -a CMD -b CMD -c CMD -d CMD [-rounds R] [-fixed-order]
         [-move-limit 2s] [-slow 100ms] [-parallel K] [-seed S] [-out DIR] [-mem MB] [-json]
+  arena -game petri -a CMD -b CMD [-games N] [-size 10x4] [-rules driver|page]
+        [-move-limit 2s] [-slow 200ms] [-parallel K] [-seed S] [-out DIR] [-json]
+
+Petri Dish (docs/rules.md §4) follows its driver petri.js: each program is run once per
+game with BEGIN on stdin (its species), then once per cell action with the cell's view on
+stdin; the first line of its stdout is the action (invalid: a REST, counted). The win check
+runs after every action; 150 turns each. Colours alternate (A is player 1 in even games).
+-rules picks the reading where the page and the driver differ (default: driver). The
+summary gives W/D/L (and by colour), invalid outputs and per-invocation times.
 
 King-of-the-Hill games (Slime, docs/rules.md §3) follow their controller instead: every
 move starts the entry's command with ONE more argument, the position "P,row0,row1,...";
@@ -123,7 +133,9 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	rounds := fs.Int("rounds", 1, "King-of-the-Hill games: times every seat order (4! = 24) is played")
 	fixedOrder := fs.Bool("fixed-order", false, "King-of-the-Hill games: play only the entries' own seat order, -rounds times")
 	moveLimit := fs.Duration("move-limit", 2*time.Second, "King-of-the-Hill games: a program with no line after this is killed and passes")
-	slowLimit := fs.Duration("slow", 100*time.Millisecond, "King-of-the-Hill games: the controller's time per move; slower moves are counted")
+	slowLimit := fs.Duration("slow", 100*time.Millisecond, "King-of-the-Hill games: the controller's time per move; slower moves are counted (petri: default 200ms)")
+	size := fs.String("size", "10x4", "petri: arena size WxH")
+	petriRules := fs.String("rules", "driver", "petri: rule reading where the page and the driver differ: driver or page")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, err
@@ -139,6 +151,22 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *game == "petri" {
+		for _, f := range []string{"clock", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order"} {
+			if set[f] {
+				return 2, fmt.Errorf("-%s does not apply to petri", f)
+			}
+		}
+		if !set["slow"] {
+			*slowLimit = 200 * time.Millisecond
+		}
+		return runPetri(*aCmd, *bCmd, *games, *size, *petriRules, *moveLimit, *slowLimit, *parallel, *seed, *out, *asJSON, stdout, stderr)
+	}
+	for _, f := range []string{"size", "rules"} {
+		if set[f] {
+			return 2, fmt.Errorf("-%s is for petri", f)
+		}
+	}
 	if g.ArgvProtocol() != "" {
 		for _, f := range []string{"games", "clock", "ready", "openings", "as", "grace"} {
 			if set[f] {
@@ -367,4 +395,74 @@ func printKotH(w io.Writer, s *arena.ArgvSummary, took time.Duration, slow time.
 		fmt.Fprintf(w, "%c: %s\n", 'A'+i, e.Command)
 	}
 	fmt.Fprintf(w, "records: %s\n", s.OutDir)
+}
+
+// runPetri is a Petri Dish match through arena.RunStdin.
+func runPetri(aCmd, bCmd string, games int, size, rulesName string, moveLimit, slow time.Duration, parallel int, seed uint64, out string, asJSON bool, stdout, stderr io.Writer) (int, error) {
+	var w, h int
+	if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w < 3 || h < 3 || fmt.Sprintf("%dx%d", w, h) != size {
+		return 2, fmt.Errorf("-size %q: want WxH, each at least 3", size)
+	}
+	rules, err := petri.ParseRules(rulesName)
+	if err != nil {
+		return 2, err
+	}
+	if aCmd == "" || bCmd == "" {
+		return 2, fmt.Errorf("both -a and -b are required")
+	}
+	a, err := arena.SplitCommand(aCmd)
+	if err != nil {
+		return 2, err
+	}
+	b, err := arena.SplitCommand(bCmd)
+	if err != nil {
+		return 2, err
+	}
+	if games < 1 || parallel < 1 || moveLimit <= 0 {
+		return 2, fmt.Errorf("-games and -parallel must be positive, -move-limit positive")
+	}
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	if out == "" {
+		if out, err = os.MkdirTemp("", "arena-"); err != nil {
+			return 1, err
+		}
+	}
+	fmt.Fprintf(stderr, "arena: %d games of petri %s, %s rules, a process per action, game records in %s\n", games, size, rules, out)
+	start := time.Now()
+	cfg := arena.StdinConfig{Name: "petri", A: a, B: b, Games: games, MoveLimit: moveLimit, SlowLimit: slow,
+		Seed: seed, Parallel: parallel, OutDir: out,
+		New: func(begin [2]string) arena.StdinGame { return petri.NewMatch(w, h, rules, begin) }}
+	sum, err := arena.RunStdin(cfg, func(done int, r *arena.StdinRecord, s *arena.StdinSummary) {
+		el := time.Since(start)
+		eta := time.Duration(float64(el) / float64(done) * float64(games-done)).Round(time.Second)
+		e := s.Entries[0]
+		fmt.Fprintf(stderr, "[%d/%d] A %d-%d-%d  game %d: %s (%s)  ETA %v\n", done, games, e.Wins, e.Draws, e.Losses, r.Index, r.Winner, r.Outcome, eta)
+		for _, inv := range r.FirstInvalid {
+			fmt.Fprintf(stderr, "  game %d: invalid: %s\n", r.Index, inv)
+		}
+	})
+	if err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "petri %s (%s rules): %d games in %v, seed %d\n", size, rules, sum.Games, time.Since(start).Round(time.Second), sum.Seed)
+	fmt.Fprintf(stdout, "entry  W-D-L        as player 1  as player 2  actions  invalid  >%v  max ms  p99 ms  p50 ms\n", slow)
+	for i, e := range sum.Entries {
+		fmt.Fprintf(stdout, "%c      %3d-%d-%-3d    %2d-%d-%-2d      %2d-%d-%-2d      %7d  %7d  %5d  %6.1f  %6.1f  %6.1f\n", 'A'+i,
+			e.Wins, e.Draws, e.Losses, e.WDLAs1[0], e.WDLAs1[1], e.WDLAs1[2], e.WDLAs2[0], e.WDLAs2[1], e.WDLAs2[2],
+			e.Actions, e.Invalid, e.Slow, e.MaxMs, e.P99Ms, e.P50Ms)
+	}
+	for i, e := range sum.Entries {
+		fmt.Fprintf(stdout, "%c: %s\n", 'A'+i, e.Command)
+	}
+	fmt.Fprintf(stdout, "records: %s\n", sum.OutDir)
+	if asJSON {
+		j, err := json.Marshal(sum)
+		if err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "%s\n", j)
+	}
+	return 0, nil
 }
