@@ -65,3 +65,29 @@ func TestMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSweep (PETRI_SWEEP=N) plays colony with every species of HP 2..8 and no acidity
+// against the baselines (and the sample cell with colony's 4 8 0) on both sizes.
+func TestSweep(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("PETRI_SWEEP"))
+	if n == 0 || testing.Short() {
+		t.Skip("PETRI_SWEEP=N runs the species sweep")
+	}
+	me, _ := CellByName("colony")
+	sample, _ := CellByName("sample")
+	strongSample := sample
+	strongSample.Species = Species{4, 8, 0}
+	mirror := me
+	for hp := 2; hp <= 8; hp++ {
+		c := me
+		c.Species = Species{hp, 12 - hp, 0}
+		line := c.Species.String() + ":"
+		for _, size := range [][2]int{{10, 4}, {20, 10}} {
+			for _, opp := range []Cell{sample, strongSample, mirror} {
+				w, d, l, _ := match(c, opp, n, size[0], size[1], DriverRules, 1)
+				line += fmt.Sprintf("  %dx%d %s%v %d-%d-%d", size[0], size[1], opp.Name, opp.Species, w, d, l)
+			}
+		}
+		fmt.Println(line)
+	}
+}
