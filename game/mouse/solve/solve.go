@@ -151,9 +151,27 @@ func minNeed(p *mouse.Position) int {
 func lowerBound(p *mouse.Position, att int) int {
 	teamToMove := p.ToMove() == mouse.Team
 	if att == mouse.Mice {
-		n := minNeed(p)
 		if teamToMove {
-			return 2 * n
+			return 2 * minNeed(p)
+		}
+		// With the mice to move, a mouse with a piece right below it cannot step now: it
+		// needs one step more in the count (another mouse moves first).
+		occ := p.Occupied()
+		inner, top := p.InnerMice(), uint64(p.TopMice())
+		stuck := inner & (occ >> mouse.Cols)
+		n := 99
+		if free := inner &^ stuck; free != 0 {
+			n = 6 - (63-bits.LeadingZeros64(free))/mouse.Cols - 1
+		}
+		if stuck != 0 {
+			n = min(n, 6-(63-bits.LeadingZeros64(stuck))/mouse.Cols-1+1)
+		}
+		if top != 0 {
+			need := 6
+			if top&^occ == 0 {
+				need = 7
+			}
+			n = min(n, need)
 		}
 		return 2*n - 1
 	}
@@ -164,11 +182,31 @@ func lowerBound(p *mouse.Position, att int) int {
 		}
 		return 2 // the mice step (p is not over), a team move, then they have none
 	}
-	if teamToMove {
-		return 2*k - 1
+	// k captures first, one a team move, and only once Nadori stands next to a mouse: each
+	// ply brings Nadori and the nearest mouse at most one step closer.
+	if p.Nadori() == 0 {
+		return 1 << 10
 	}
-	return 2 * k
+	ni := bits.TrailingZeros64(p.Nadori())
+	nr, nc := ni/mouse.Cols+1, ni%mouse.Cols
+	dist := 99
+	for c, r := range p.MouseRows() {
+		if r >= 0 {
+			dist = min(dist, max(abs(int(r)-nr), abs(c-nc)))
+		}
+	}
+	if !teamToMove {
+		dist = max(dist-1, 1)
+	}
+	first := (dist-1+1)/2 + 1 // the team move that can take the first mouse
+	lb := 2*(first+k-1) - 1
+	if !teamToMove {
+		lb++
+	}
+	return lb
 }
+
+func abs(x int) int { return max(x, -x) }
 
 // Wins reports whether att forces a win within d plies of p. ok is false when the budget ran
 // out (the answer is then false and means nothing).

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -159,12 +160,19 @@ func randomPosition(r *rand.Rand, k int) mouse.Position {
 }
 
 // randomSparse places 1..4 mice, up to 4 cats and Nadori at random.
-func randomSparse(r *rand.Rand) mouse.Position {
+func randomSparse(r *rand.Rand) mouse.Position { return randomBoard(r, 1, 4) }
+
+// randomBoard places lo..hi mice (fewer when columns repeat), up to 4 cats and Nadori at
+// random.
+func randomBoard(r *rand.Rand, lo, hi int) mouse.Position {
 	for {
 		var top uint16
 		var mice, cats, nad uint64
-		for range 1 + r.IntN(4) {
+		for range lo + r.IntN(hi-lo+1) {
 			c, row := r.IntN(mouse.Cols), r.IntN(6)
+			if (uint64(top)|mice|mice>>11|mice>>22|mice>>33|mice>>44)>>c&1 != 0 {
+				continue
+			}
 			if row == 0 {
 				top |= 1 << c
 			} else {
@@ -183,20 +191,50 @@ func randomSparse(r *rand.Rand) mouse.Position {
 	}
 }
 
+// randomTight places 6 or 7 mice on rows 2..5, a cat right below four of them and Nadori
+// next to another: team wins that need captures first are near.
+func randomTight(r *rand.Rand) mouse.Position {
+	for {
+		var mice, cats, nad uint64
+		cols := r.Perm(mouse.Cols)[:6+r.IntN(2)]
+		for i, c := range cols {
+			row := r.IntN(3) // inner rows 0..2 (board rows 2..4)
+			mice |= 1 << (row*mouse.Cols + c)
+			if i < 4 {
+				cats |= 1 << ((row+1)*mouse.Cols + c)
+			}
+			if i == 4 {
+				nr, nc := row+r.IntN(2), c+r.IntN(3)-1
+				if nc >= 0 && nc < mouse.Cols && nr < 5 {
+					nad = 1 << (nr*mouse.Cols + nc)
+				}
+			}
+		}
+		p := mouse.NewPosition(0, mice, cats&^mice, nad&^(mice|cats), 0, mouse.Team)
+		if nad != 0 && p.Valid() && !p.Terminal() && p.Nadori() != 0 {
+			return p
+		}
+	}
+}
+
 // TestAgainstMinimax compares Wins with plain minimax, for both attackers, at every depth up
 // to 4 (5 for the positions with few team moves), on positions deep into random games where
 // wins are near.
 func TestAgainstMinimax(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 20))
-	n := 200
+	n := 300
 	if testing.Short() {
-		n = 40
+		n = 60
 	}
 	found := [2]int{}
+	captures := 0 // team wins that need captures first
 	for i := 0; i < n; i++ {
 		p := randomPosition(r, 30+r.IntN(70))
-		if i%2 == 1 {
+		switch i % 3 {
+		case 1:
 			p = randomSparse(r)
+		case 2:
+			p = randomBoard(r, 6, 9) // the team must take mice first: its distance bound
 		}
 		if p.Terminal() {
 			continue
@@ -206,7 +244,7 @@ func TestAgainstMinimax(t *testing.T) {
 		if p.ToMove() == mouse.Team && p.CountMoves() > 40 {
 			maxD = 3
 		}
-		if i%2 == 1 {
+		if i%3 == 1 || i%3 == 2 && p.CountMoves() < 40 {
 			maxD = 5
 		}
 		for d := 1; d <= maxD; d++ {
@@ -218,14 +256,42 @@ func TestAgainstMinimax(t *testing.T) {
 				}
 				if got {
 					found[att]++
+					if att == mouse.Team && p.NumMice() > bits.OnesCount64(p.Cats()|p.Nadori()) {
+						captures++
+					}
 				}
 			}
 		}
 	}
-	t.Logf("wins found: mice %d, team %d", found[0], found[1])
+	t.Logf("wins found: mice %d, team %d (%d of them with captures to make first)", found[0], found[1], captures)
 	if found[0] == 0 || found[1] == 0 {
 		t.Errorf("the positions test too little: wins found %v", found)
 	}
+}
+
+// TestTeamCaptureBound: team wins that need captures first (more mice than team pieces),
+// solver against minimax.
+func TestTeamCaptureBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	wins := 0
+	for range 300 {
+		p := randomTight(r)
+		s := New(2)
+		for d := 1; d <= 3; d++ {
+			got, _ := s.Wins(p, mouse.Team, d)
+			if want := naiveWins(p, mouse.Team, d); got != want {
+				t.Fatalf("depth %d: solver %v, minimax %v\n%s", d, got, want, p.Diagram())
+			}
+			if got {
+				wins++
+				break
+			}
+		}
+	}
+	if wins == 0 {
+		t.Fatal("no team win with captures to make")
+	}
+	t.Logf("%d team wins with captures to make first", wins)
 }
 
 // TestSolveExactEndgames: positions with few steps left are decided, and the winner's
