@@ -103,20 +103,36 @@ func isOwn(g *Game, x, y, me int) bool {
 }
 
 // enemyDist is the king-move distance from each square to the nearest enemy (a large
-// number when there is none).
+// number when there is none): a two-pass distance transform, exact for king moves.
 func enemyDist(g *Game, me int) []int {
+	const far = 1 << 20
+	w, h := g.W, g.H
 	dist := make([]int, len(g.Sq))
 	for i := range dist {
-		dist[i] = 1 << 20
-	}
-	for i := range g.Sq {
-		if !isEnemy(g, i%g.W, i/g.W, me) {
-			continue
+		dist[i] = far
+		if isEnemy(g, i%w, i/w, me) {
+			dist[i] = 0
 		}
-		ex, ey := i%g.W, i/g.W
-		for j := range g.Sq {
-			dx, dy := j%g.W-ex, j/g.W-ey
-			dist[j] = min(dist[j], max(abs(dx), abs(dy)))
+	}
+	relax := func(x, y, nx, ny int) {
+		if nx >= 0 && ny >= 0 && nx < w && ny < h {
+			dist[y*w+x] = min(dist[y*w+x], dist[ny*w+nx]+1)
+		}
+	}
+	for y := range h {
+		for x := range w {
+			relax(x, y, x-1, y)
+			relax(x, y, x-1, y-1)
+			relax(x, y, x, y-1)
+			relax(x, y, x+1, y-1)
+		}
+	}
+	for y := h - 1; y >= 0; y-- {
+		for x := w - 1; x >= 0; x-- {
+			relax(x, y, x+1, y)
+			relax(x, y, x+1, y+1)
+			relax(x, y, x, y+1)
+			relax(x, y, x-1, y+1)
 		}
 	}
 	return dist

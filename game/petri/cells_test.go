@@ -91,3 +91,20 @@ func TestSweep(t *testing.T) {
 		fmt.Println(line)
 	}
 }
+
+func TestEnemyDist(t *testing.T) {
+	g := Board(DriverRules, sp480, sp480, "o.......", "........", ".....x..", "........", "x.......")
+	d := enemyDist(g, 0)
+	for i := range g.Sq {
+		x, y := i%g.W, i/g.W
+		want := 1 << 20
+		for j := range g.Sq {
+			if isEnemy(g, j%g.W, j/g.W, 0) {
+				want = min(want, max(abs(j%g.W-x), abs(j/g.W-y)))
+			}
+		}
+		if d[i] != want {
+			t.Fatalf("(%d,%d): %d, want %d", x, y, d[i], want)
+		}
+	}
+}
