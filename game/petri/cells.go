@@ -19,7 +19,7 @@ type Cell struct {
 // Cells are the cell programs, the strongest first.
 var Cells = []Cell{
 	{Name: "colony", Doc: "team plan: focus fire on adjacent enemies, eat, divide away from the front, idle full cells advance",
-		Species: Species{4, 8, 0}, Decide: Colony},
+		Species: Species{5, 7, 0}, Decide: Colony},
 	{Name: "sample", Doc: "the page's sample cells: divide when possible, eat corpses, attack adjacent enemies, else move toward the enemy",
 		Species: Species{5, 6, 1}, Decide: Sample},
 	{Name: "random", Doc: "a uniformly random legal action (seeded by the board and -seed)",
