@@ -20,7 +20,7 @@ type Cell struct {
 var Cells = []Cell{
 	{Name: "colony", Doc: "team plan: focus fire on adjacent enemies, eat, divide away from the front, idle full cells advance",
 		Species: Species{5, 7, 0}, Decide: Colony},
-	{Name: "sample", Doc: "the page's sample cells: divide when possible, eat corpses, attack adjacent enemies, else move toward the enemy",
+	{Name: "sample", Doc: "the page's sample cells: divide when possible, eat corpses, attack adjacent enemies, else move toward the enemy (directions shuffled by the board and -seed)",
 		Species: Species{5, 6, 1}, Decide: Sample},
 	{Name: "random", Doc: "a uniformly random legal action (seeded by the board and -seed)",
 		Species: Species{4, 6, 2}, Decide: RandomCell},
@@ -146,31 +146,29 @@ func abs(a int) int {
 }
 
 // Sample is the idea of the page's sample cells: divide when possible, eat corpses, attack
-// adjacent enemies, otherwise move toward the nearest enemy (first direction in N..NW order
-// that gets closer).
-func Sample(g *Game, _ uint64) Action {
+// adjacent enemies, otherwise move toward the nearest enemy (else rest). Among the
+// directions that fit, it takes the first of an order shuffled by the board and seed, so
+// that games differ with -seed.
+func Sample(g *Game, seed uint64) Action {
 	x, y, _ := g.Actor()
 	me := g.Player
 	c := g.At(x, y)
-	var act Action
-	found := false
-	try := func(a Action) bool {
-		if !found && g.Legal(x, y, a) {
-			act, found = a, true
-		}
-		return found
+	r := rand.New(rand.NewPCG(boardHash(g, seed), 11))
+	var dirs [8]Dir
+	for i, k := range r.Perm(8) {
+		dirs[i] = Dir(k)
 	}
-	for d := range Dir(8) {
-		if try(Action{Kind: Divide, Dir: d}) {
-			return act
+	for _, d := range dirs {
+		if a := (Action{Kind: Divide, Dir: d}); g.Legal(x, y, a) {
+			return a
 		}
 	}
-	for d := range Dir(8) {
-		if try(Action{Kind: Eat, Dir: d}) {
-			return act
+	for _, d := range dirs {
+		if a := (Action{Kind: Eat, Dir: d}); g.Legal(x, y, a) {
+			return a
 		}
 	}
-	for d := range Dir(8) {
+	for _, d := range dirs {
 		dx, dy := d.Delta()
 		if g.In(x+dx, y+dy) && isEnemy(g, x+dx, y+dy, me) && c.Energy >= 1 {
 			return Action{Kind: Attack, Dir: d, N: int8(min(3, int(c.Energy)))}
@@ -178,10 +176,10 @@ func Sample(g *Game, _ uint64) Action {
 	}
 	dist := enemyDist(g, me)
 	here := dist[y*g.W+x]
-	for d := range Dir(8) {
+	for _, d := range dirs {
 		dx, dy := d.Delta()
-		if g.In(x+dx, y+dy) && dist[(y+dy)*g.W+x+dx] < here && try(Action{Kind: Move, Dir: d}) {
-			return act
+		if a := (Action{Kind: Move, Dir: d}); g.In(x+dx, y+dy) && dist[(y+dy)*g.W+x+dx] < here && g.Legal(x, y, a) {
+			return a
 		}
 	}
 	return Action{Kind: Rest}
