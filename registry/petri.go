@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"colony/engine"
 	"colony/game/petri"
@@ -73,7 +74,9 @@ func servePetriCell(in io.Reader, out, log io.Writer, engineName string, build f
 		return err
 	}
 	g := v.Game(petri.DriverRules, sp, sp)
-	a := e.BestMove(petri.Position{G: g}, engine.Limits{})
+	// A searching engine (mcts, mcts-rollout) gets 100 ms: the driver's budget is about
+	// 200 ms per invocation, process start included.
+	a := e.BestMove(petri.Position{G: g}, engine.Limits{MoveTime: 100 * time.Millisecond})
 	if !g.Legal(v.X, v.Y, a) {
 		fmt.Fprintf(log, "petri: engine %s answered %v, not legal here: REST\n", engineName, a)
 		a = petri.Action{Kind: petri.Rest}
