@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -169,12 +166,7 @@ func PlayArgv(cfg *ArgvConfig, index int, order []int) (*ArgvRecord, error) {
 		seat := st.ToMove()
 		res := runOnce(progs[seat], st.String(), cfg.MoveLimit, cfg.RSS)
 		mv := ArgvMove{Seat: seat, Line: strings.TrimRight(res.line, "\r\n"), Ms: ms(res.took), Exit: res.exit, RSSMB: float64(res.rss) / (1 << 20)}
-		if res.stderr != "" {
-			if rec.Stderr == nil {
-				rec.Stderr = map[string]string{}
-			}
-			rec.Stderr[fmt.Sprint(seat)] = res.stderr
-		}
+		noteStderr(&rec.Stderr, seat, res.stderr)
 		next, why := playLine(st, res)
 		if why != "" {
 			mv.Pass, mv.Why = true, why
@@ -280,112 +272,15 @@ func parseInt32(s string) (int, bool) {
 	return v, v >= math.MinInt32 && v <= math.MaxInt32
 }
 
-// onceResult is one run of a program for one move.
-type onceResult struct {
-	line   string // the first line as fgets(buf, 128) reads it, newline included if read
-	took   time.Duration
-	why    string // why there is no line to parse: start failure, timeout, no output, memory
-	exit   string // how it ended when it did not just get killed after its line
-	stderr string
-	rss    uint64
-}
-
 // fgetsMax is what the controller's fgets(buffer, 128, pipe) reads at most.
 const fgetsMax = 127
 
-// runOnce runs argv plus arg, reads its first line within limit, then kills its process group
-// and reaps it.
+// runOnce runs argv plus arg, reads its first line within limit as fgets does, then kills its
+// process group and reaps it.
 func runOnce(argv []string, arg string, limit time.Duration, rss uint64) onceResult {
-	var res onceResult
 	cmd := exec.Command(argv[0], append(slices.Clone(argv[1:]), arg)...)
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.WaitDelay = time.Second
-	r, w, err := os.Pipe()
-	if err != nil {
-		res.why = "pipe: " + err.Error()
-		return res
-	}
-	defer r.Close()
-	cmd.Stdout = w
-	tail := &tailWriter{max: 512}
-	cmd.Stderr = tail
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		res.why = "cannot start: " + err.Error()
-		return res
-	}
-	w.Close()
-	pid := cmd.Process.Pid
-	// Memory watchdog.
-	var over sync.Once
-	overRSS := false
-	stopWatch := make(chan struct{})
-	watchDone := make(chan struct{})
-	go func() {
-		defer close(watchDone)
-		if rss == 0 {
-			return
-		}
-		t := time.NewTicker(rssPoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopWatch:
-				return
-			case <-t.C:
-			}
-			if b, ok := residentBytes(pid); ok && b > rss {
-				over.Do(func() { overRSS = true })
-				killGroup(pid)
-				return
-			}
-		}
-	}()
-	_ = r.SetReadDeadline(start.Add(limit))
-	buf := make([]byte, 0, fgetsMax+1)
-	chunk := make([]byte, fgetsMax)
-	var readErr error
-	for len(buf) < fgetsMax {
-		n, err := r.Read(chunk[:fgetsMax-len(buf)])
-		buf = append(buf, chunk[:n]...)
-		if k := slices.Index(buf, '\n'); k >= 0 {
-			buf = buf[:k+1]
-			break
-		}
-		if err != nil {
-			readErr = err
-			break
-		}
-	}
-	res.took = time.Since(start)
-	res.line = string(buf)
-	killGroup(pid)
-	close(stopWatch)
-	<-watchDone
-	werr := cmd.Wait()
-	res.stderr = tail.String()
-	// The process is killed once its line is read; an exit of its own is noted when it failed.
-	if st := cmd.ProcessState; st != nil {
-		res.rss = maxRSS(st)
-		if st.Exited() && st.ExitCode() != 0 {
-			res.exit = fmt.Sprintf("exit %d", st.ExitCode())
-		}
-	} else if werr != nil {
-		res.exit = werr.Error()
-	}
-	switch {
-	case overRSS:
-		res.why = fmt.Sprintf("resident memory over %d MB", rss>>20)
-	case len(buf) == 0 && errors.Is(readErr, os.ErrDeadlineExceeded):
-		res.why = fmt.Sprintf("no line after %v", limit)
-	case len(buf) == 0:
-		res.why = "no output"
-	}
-	return res
+	return runFirstLine(cmd, fgetsMax, limit, rss)
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // ArgvEntry sums up one entry of a tournament.
 type ArgvEntry struct {
@@ -397,13 +292,8 @@ type ArgvEntry struct {
 	Moves   int       `json:"moves"`
 	Passes  int       `json:"passes"`  // moves that were passes: "0 0 0 0" or invalid output
 	Invalid int       `json:"invalid"` // passes other than "0 0 0 0": lines that were no move, timeouts, no output
-	Slow    int       `json:"slow"`    // moves slower than SlowLimit
-	MaxMs   float64   `json:"max_ms"`
-	P99Ms   float64   `json:"p99_ms"`
-	P50Ms   float64   `json:"p50_ms"`
-	MeanMs  float64   `json:"mean_ms"`
-	times   []float64
-	seatN   []int
+	InvocationTimes
+	seatN []int
 }
 
 // ArgvSummary is the result of a King-of-the-Hill tournament.
@@ -444,10 +334,7 @@ func (s *ArgvSummary) add(rec *ArgvRecord, slow time.Duration) {
 		if m.Why != "" && m.Why != MeantPass {
 			en.Invalid++
 		}
-		if m.Ms > ms(slow) {
-			en.Slow++
-		}
-		en.times = append(en.times, m.Ms)
+		en.InvocationTimes.add(slow, m.Ms)
 	}
 }
 
@@ -462,25 +349,8 @@ func (s *ArgvSummary) finish() {
 				en.BySeat[seat] /= float64(en.seatN[seat])
 			}
 		}
-		if len(en.times) > 0 {
-			t := slices.Clone(en.times)
-			slices.Sort(t)
-			en.MaxMs = t[len(t)-1]
-			en.P99Ms = quantile(t, 0.99)
-			en.P50Ms = quantile(t, 0.5)
-			sum := 0.0
-			for _, v := range t {
-				sum += v
-			}
-			en.MeanMs = sum / float64(len(t))
-		}
+		en.InvocationTimes.finish()
 	}
-}
-
-// quantile is the q-quantile of sorted values (nearest rank).
-func quantile(sorted []float64, q float64) float64 {
-	k := int(math.Ceil(q*float64(len(sorted)))) - 1
-	return sorted[max(0, min(k, len(sorted)-1))]
 }
 
 // RunArgv plays the tournament: every order of the entries over the seats (or the entries'
@@ -504,59 +374,17 @@ func RunArgv(cfg ArgvConfig, progress func(done, total int, r *ArgvRecord)) (*Ar
 	for _, e := range cfg.Entries {
 		sum.Entries = append(sum.Entries, ArgvEntry{Command: strings.Join(e, " "), BySeat: make([]float64, n), seatN: make([]int, n)})
 	}
-	if cfg.OutDir != "" {
-		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
-			return nil, fmt.Errorf("arena: %w", err)
-		}
-	}
-	type result struct {
-		rec *ArgvRecord
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range cfg.Parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				rec, err := PlayArgv(&cfg, i, specs[i])
-				results <- result{rec, err}
-			}
-		}()
-	}
-	go func() {
-		for i := range specs {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
-		close(results)
-	}()
-	var firstErr error
 	done := 0
-	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = r.err
+	err := playGames(len(specs), cfg.Parallel, cfg.OutDir,
+		func(i int) (*ArgvRecord, error) { return PlayArgv(&cfg, i, specs[i]) },
+		func(r *ArgvRecord) int { return r.Index },
+		func(r *ArgvRecord) {
+			done++
+			sum.add(r, cfg.SlowLimit)
+			if progress != nil {
+				progress(done, len(specs), r)
 			}
-			continue
-		}
-		done++
-		sum.add(r.rec, cfg.SlowLimit)
-		if cfg.OutDir != "" {
-			if err := WriteJSON(filepath.Join(cfg.OutDir, fmt.Sprintf("game-%04d.json", r.rec.Index)), r.rec); err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
-		if progress != nil {
-			progress(done, len(specs), r.rec)
-		}
-	}
+		})
 	sum.finish()
-	if cfg.OutDir != "" && firstErr == nil {
-		firstErr = WriteJSON(filepath.Join(cfg.OutDir, "summary.json"), sum)
-	}
-	return sum, firstErr
+	return sum, writeSummary(cfg.OutDir, sum, err)
 }

@@ -3,12 +3,8 @@ package arena
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -75,20 +71,15 @@ type StdinRecord struct {
 
 // StdinEntry sums up one side.
 type StdinEntry struct {
-	Command string  `json:"command"`
-	Wins    int     `json:"wins"`
-	Draws   int     `json:"draws"`
-	Losses  int     `json:"losses"`
-	WDLAs1  [3]int  `json:"wdl_as_player1"`
-	WDLAs2  [3]int  `json:"wdl_as_player2"`
-	Actions int     `json:"actions"`
-	Invalid int     `json:"invalid"`
-	Slow    int     `json:"slow"`
-	MaxMs   float64 `json:"max_ms"`
-	P99Ms   float64 `json:"p99_ms"`
-	P50Ms   float64 `json:"p50_ms"`
-	MeanMs  float64 `json:"mean_ms"`
-	times   []float64
+	Command string `json:"command"`
+	Wins    int    `json:"wins"`
+	Draws   int    `json:"draws"`
+	Losses  int    `json:"losses"`
+	WDLAs1  [3]int `json:"wdl_as_player1"`
+	WDLAs2  [3]int `json:"wdl_as_player2"`
+	Actions int    `json:"actions"`
+	Invalid int    `json:"invalid"`
+	InvocationTimes
 }
 
 // StdinSummary is a match's result.
@@ -129,12 +120,7 @@ func PlayStdin(cfg *StdinConfig, index int) (*StdinRecord, error) {
 	note := func(seat int, res onceResult) {
 		rec.Actions[seat]++
 		rec.times[seat] = append(rec.times[seat], ms(res.took))
-		if res.stderr != "" {
-			if rec.Stderr == nil {
-				rec.Stderr = map[string]string{}
-			}
-			rec.Stderr[fmt.Sprint(seat)] = res.stderr
-		}
+		noteStderr(&rec.Stderr, seat, res.stderr)
 	}
 	var begin [2]string
 	for seat := range 2 {
@@ -183,65 +169,9 @@ func PlayStdin(cfg *StdinConfig, index int) (*StdinRecord, error) {
 // runStdin runs argv with input on stdin, reads its first line within limit, then kills its
 // process group and reaps it.
 func runStdin(argv []string, input string, limit time.Duration) onceResult {
-	var res onceResult
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.WaitDelay = time.Second
 	cmd.Stdin = strings.NewReader(input)
-	r, w, err := os.Pipe()
-	if err != nil {
-		res.why = "pipe: " + err.Error()
-		return res
-	}
-	defer r.Close()
-	cmd.Stdout = w
-	tail := &tailWriter{max: 512}
-	cmd.Stderr = tail
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		res.why = "cannot start: " + err.Error()
-		return res
-	}
-	w.Close()
-	pid := cmd.Process.Pid
-	_ = r.SetReadDeadline(start.Add(limit))
-	const maxLine = 4096
-	buf := make([]byte, 0, 256)
-	chunk := make([]byte, 256)
-	var readErr error
-	for len(buf) < maxLine {
-		n, err := r.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		if k := slices.Index(buf, '\n'); k >= 0 {
-			buf = buf[:k+1]
-			break
-		}
-		if err != nil {
-			readErr = err
-			break
-		}
-	}
-	res.took = time.Since(start)
-	res.line = string(buf)
-	killGroup(pid)
-	werr := cmd.Wait()
-	res.stderr = tail.String()
-	if st := cmd.ProcessState; st != nil {
-		res.rss = maxRSS(st)
-		if st.Exited() && st.ExitCode() != 0 {
-			res.exit = fmt.Sprintf("exit %d", st.ExitCode())
-		}
-	} else if werr != nil {
-		res.exit = werr.Error()
-	}
-	switch {
-	case len(buf) == 0 && errors.Is(readErr, os.ErrDeadlineExceeded):
-		res.why = fmt.Sprintf("no line after %v", limit)
-	case len(buf) == 0:
-		res.why = "no output"
-	}
-	return res
+	return runFirstLine(cmd, 4096, limit, 0)
 }
 
 // RunStdin plays the match, Parallel games at once, calling progress after each game. Game
@@ -251,61 +181,19 @@ func RunStdin(cfg StdinConfig, progress func(done int, r *StdinRecord, s *StdinS
 	sum := &StdinSummary{Game: cfg.Name, Seed: cfg.Seed, OutDir: cfg.OutDir}
 	sum.Entries[0].Command = strings.Join(cfg.A, " ")
 	sum.Entries[1].Command = strings.Join(cfg.B, " ")
-	if cfg.OutDir != "" {
-		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
-			return nil, fmt.Errorf("arena: %w", err)
-		}
-	}
-	type result struct {
-		rec *StdinRecord
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range cfg.Parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				rec, err := PlayStdin(&cfg, i)
-				results <- result{rec, err}
-			}
-		}()
-	}
-	go func() {
-		for i := range cfg.Games {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
-		close(results)
-	}()
-	var firstErr error
 	done := 0
-	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = r.err
+	err := playGames(cfg.Games, cfg.Parallel, cfg.OutDir,
+		func(i int) (*StdinRecord, error) { return PlayStdin(&cfg, i) },
+		func(r *StdinRecord) int { return r.Index },
+		func(r *StdinRecord) {
+			done++
+			sum.add(r, cfg.SlowLimit)
+			if progress != nil {
+				progress(done, r, sum)
 			}
-			continue
-		}
-		done++
-		sum.add(r.rec, cfg.SlowLimit)
-		if cfg.OutDir != "" {
-			if err := WriteJSON(filepath.Join(cfg.OutDir, fmt.Sprintf("game-%04d.json", r.rec.Index)), r.rec); err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
-		if progress != nil {
-			progress(done, r.rec, sum)
-		}
-	}
+		})
 	sum.finish()
-	if cfg.OutDir != "" && firstErr == nil {
-		firstErr = WriteJSON(filepath.Join(cfg.OutDir, "summary.json"), sum)
-	}
-	return sum, firstErr
+	return sum, writeSummary(cfg.OutDir, sum, err)
 }
 
 func (s *StdinSummary) add(rec *StdinRecord, slow time.Duration) {
@@ -334,28 +222,12 @@ func (s *StdinSummary) add(rec *StdinRecord, slow time.Duration) {
 		}
 		en.Actions += rec.Actions[seat]
 		en.Invalid += rec.Invalid[seat]
-		for _, t := range rec.times[seat] {
-			if t > ms(slow) {
-				en.Slow++
-			}
-		}
-		en.times = append(en.times, rec.times[seat]...)
+		en.InvocationTimes.add(slow, rec.times[seat]...)
 	}
 }
 
 func (s *StdinSummary) finish() {
 	for i := range s.Entries {
-		en := &s.Entries[i]
-		if len(en.times) == 0 {
-			continue
-		}
-		t := slices.Clone(en.times)
-		slices.Sort(t)
-		en.MaxMs, en.P99Ms, en.P50Ms = t[len(t)-1], quantile(t, 0.99), quantile(t, 0.5)
-		sum := 0.0
-		for _, v := range t {
-			sum += v
-		}
-		en.MeanMs = sum / float64(len(t))
+		s.Entries[i].InvocationTimes.finish()
 	}
 }
