@@ -1,8 +1,10 @@
 package petri
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -66,8 +68,10 @@ func TestMatches(t *testing.T) {
 	}
 }
 
-// TestSweep (PETRI_SWEEP=N) plays colony with every species of HP 2..8 and no acidity
-// against the baselines (and the sample cell with colony's 4 8 0) on both sizes.
+// TestSweep (PETRI_SWEEP=N) plays colony's plan with each of the 91 species (every HP,
+// ENERGY, ACIDITY >= 0 summing to 12) against the sample cell, the random cell and colony as
+// shipped, N games each (colours alternating) on 10x4 and 20x10 under the driver's rules, and
+// prints a line per species and the ten best by their points against colony as shipped.
 func TestSweep(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("PETRI_SWEEP"))
 	if n == 0 || testing.Short() {
@@ -75,20 +79,43 @@ func TestSweep(t *testing.T) {
 	}
 	me, _ := CellByName("colony")
 	sample, _ := CellByName("sample")
-	strongSample := sample
-	strongSample.Species = Species{4, 8, 0}
-	mirror := me
-	for hp := 2; hp <= 8; hp++ {
-		c := me
-		c.Species = Species{hp, 12 - hp, 0}
-		line := c.Species.String() + ":"
-		for _, size := range [][2]int{{10, 4}, {20, 10}} {
-			for _, opp := range []Cell{sample, strongSample, mirror} {
-				w, d, l, _ := match(c, opp, n, size[0], size[1], DriverRules, 1)
-				line += fmt.Sprintf("  %dx%d %s%v %d-%d-%d", size[0], size[1], opp.Name, opp.Species, w, d, l)
+	random, _ := CellByName("random")
+	type row struct {
+		sp              Species
+		base, vsMe, all float64 // points (win 1, draw 0.5) against the baselines and colony
+		line            string
+	}
+	var rows []row
+	for hp := 0; hp <= 12; hp++ {
+		for en := 0; hp+en <= 12; en++ {
+			c := me
+			c.Species = Species{hp, en, 12 - hp - en}
+			r := row{sp: c.Species, line: c.Species.String() + ":"}
+			for _, size := range [][2]int{{10, 4}, {20, 10}} {
+				for k, opp := range []Cell{sample, random, me} {
+					w, d, l, _ := match(c, opp, n, size[0], size[1], DriverRules, 1)
+					pts := float64(w) + float64(d)/2
+					if k == 2 {
+						r.vsMe += pts
+					} else {
+						r.base += pts
+					}
+					r.line += fmt.Sprintf("  %dx%d %s %d-%d-%d", size[0], size[1], opp.Name, w, d, l)
+				}
 			}
+			fmt.Println(r.line)
+			rows = append(rows, r)
 		}
-		fmt.Println(line)
+	}
+	if len(rows) != 91 {
+		t.Fatalf("%d species, want 91", len(rows))
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		return cmp.Or(cmp.Compare(b.vsMe, a.vsMe), cmp.Compare(b.base, a.base))
+	})
+	fmt.Printf("best of 91 (points of %d against colony %v, of %d against the baselines):\n", 2*n, me.Species, 4*n)
+	for _, r := range rows[:10] {
+		fmt.Printf("  %v  %.1f  %.1f\n", r.sp, r.vsMe, r.base)
 	}
 }
 
