@@ -81,7 +81,7 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 			defer r.wg.Done()
 			for idx := uint64(0); r.claim(ctx); idx++ {
 				exs, values, moves := playEngine(game, &bc, eng, w, idx)
-				if !r.record(sk, exs, values, game.Info.Players(), moves) {
+				if !r.record(sk, exs, values, game.Info, moves) {
 					return
 				}
 			}

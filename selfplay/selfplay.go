@@ -108,10 +108,15 @@ type Stats struct {
 	Games     int
 	Positions int // examples written
 	Moves     int // moves played (recorded or not)
-	Wins      [mcts.MaxPlayers]int
-	Draws     int
-	Elapsed   time.Duration
-	Shards    []string
+	// Wins counts the games each player finished alone at the top; Draws the others (a
+	// shared top, or for a game won or lost, no value above 0).
+	Wins  [mcts.MaxPlayers]int
+	Draws int
+	// ValueSum adds up each player's final value (for a game scored by a share, the share
+	// in the game's [-1, 1] image); divided by Games it is the player's average result.
+	ValueSum [mcts.MaxPlayers]float64
+	Elapsed  time.Duration
+	Shards   []string
 }
 
 // GameSeed derives the seed of one game from the run seed, the worker and the game index.
@@ -156,12 +161,12 @@ func (r *run) fail(err error) {
 }
 
 // record writes a finished game's examples and counts it; false means the run must stop.
-func (r *run) record(sk *sink, exs []data.Example, values mcts.Values, players, moves int) bool {
+func (r *run) record(sk *sink, exs []data.Example, values mcts.Values, info games.Info, moves int) bool {
 	if err := sk.add(exs); err != nil {
 		r.fail(err)
 		return false
 	}
-	r.finished(values, players, moves, len(exs))
+	r.finished(values, info, moves, len(exs))
 	return true
 }
 
@@ -187,14 +192,18 @@ func (r *run) claim(ctx context.Context) bool {
 	return r.cfg.Games <= 0 || n <= int64(r.cfg.Games)
 }
 
-func (r *run) finished(values mcts.Values, players, moves, positions int) {
+// finished counts a game. A game scored by a share is won by the single largest share,
+// whatever its size (a quarter of the board and one cell can top four players); a game won
+// or lost needs a positive value as well.
+func (r *run) finished(values mcts.Values, info games.Info, moves, positions int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats.Games++
 	r.stats.Moves += moves
 	r.stats.Positions += positions
 	best, winner := float32(-2), -1
-	for p := 0; p < players; p++ {
+	for p := 0; p < info.Players(); p++ {
+		r.stats.ValueSum[p] += float64(values[p])
 		switch {
 		case values[p] > best:
 			best, winner = values[p], p
@@ -202,7 +211,7 @@ func (r *run) finished(values mcts.Values, players, moves, positions int) {
 			winner = -1
 		}
 	}
-	if winner >= 0 && best > 0 {
+	if winner >= 0 && (best > 0 || info.Scored) {
 		r.stats.Wins[winner]++
 	} else {
 		r.stats.Draws++
@@ -302,7 +311,7 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 						}
 						return
 					}
-					if !r.record(sk, exs, values, game.Info.Players(), moves) {
+					if !r.record(sk, exs, values, game.Info, moves) {
 						return
 					}
 				}

@@ -14,6 +14,7 @@ import (
 	"colony/engine"
 	"colony/game/ataxx"
 	"colony/game/ataxx/greedy"
+	"colony/games"
 	"colony/mcts"
 )
 
@@ -326,5 +327,30 @@ func TestRunReportsEvaluatorFailure(t *testing.T) {
 	}
 	if st.Games >= 50 {
 		t.Fatalf("the run went on after a worker failed: %d games", st.Games)
+	}
+}
+
+// TestFinishedScored: in a game scored by a share the single largest share wins even below
+// half the board; in a game won or lost a top value that is not positive is a draw.
+func TestFinishedScored(t *testing.T) {
+	info := games.Info{Name: "four", PlayerNames: []string{"1", "2", "3", "4"}}
+	values := mcts.Values{-0.5, -0.25, -0.75, -0.5}
+	for _, scored := range []bool{false, true} {
+		info.Scored = scored
+		r := &run{}
+		r.finished(values, info, 10, 3)
+		r.finished(mcts.Values{-0.5, -0.5, -0.5, -0.5}, info, 10, 3)
+		s := r.stats
+		wantWins := [mcts.MaxPlayers]int{}
+		wantDraws := 2
+		if scored {
+			wantWins[1], wantDraws = 1, 1
+		}
+		if s.Wins != wantWins || s.Draws != wantDraws {
+			t.Errorf("scored %v: wins %v draws %d, want %v and %d", scored, s.Wins, s.Draws, wantWins, wantDraws)
+		}
+		if s.ValueSum != [mcts.MaxPlayers]float64{-1, -0.75, -1.25, -1} || s.Games != 2 || s.Moves != 20 || s.Positions != 6 {
+			t.Errorf("scored %v: value sums %v, games %d moves %d positions %d", scored, s.ValueSum, s.Games, s.Moves, s.Positions)
+		}
 	}
 }

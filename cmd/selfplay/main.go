@@ -114,7 +114,11 @@ func run(args []string, stderr io.Writer) int {
 	}
 	var wins []string
 	for i, name := range g.Info().PlayerNames {
-		wins = append(wins, fmt.Sprintf("%s won %d", name, st.Wins[i]))
+		w := fmt.Sprintf("%s won %d", name, st.Wins[i])
+		if g.Info().Scored && st.Games > 0 {
+			w += fmt.Sprintf(" (mean final value %+.3f)", st.ValueSum[i]/float64(st.Games))
+		}
+		wins = append(wins, w)
 	}
 	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); %s, %d draws; %d shards in %s\n",
 		st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), float64(st.Positions)/st.Elapsed.Seconds(),
