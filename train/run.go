@@ -31,6 +31,10 @@ type RunConfig struct {
 	// (default 4x32) initialised from Seed.
 	Model            string
 	Blocks, Channels int
+	// PolicyChannels is the policy head's width of a fresh net (0: nn.DefaultPolicyChannels).
+	// The head's dense layer has PolicyChannels x grid x PolicySize weights: on a large grid
+	// with a large policy (Slime: 16x16, 12,801 moves) it is most of the model.
+	PolicyChannels int
 
 	Shards  string // shard directory (required)
 	Window  int    // replay window: the newest examples sampled from (default 500,000)
@@ -115,8 +119,8 @@ func (c *RunConfig) validate() error {
 		return errors.New("train: a loss plot needs the loss CSV")
 	case c.Steps < 0 || c.Window < 0 || c.Refresh < 0 || c.Every < 0 || c.LogEvery < 0:
 		return errors.New("train: negative steps, window, refresh, checkpoint period or log period")
-	case c.Blocks < 0 || c.Channels < 0:
-		return errors.New("train: negative blocks or channels")
+	case c.Blocks < 0 || c.Channels < 0 || c.PolicyChannels < 0:
+		return errors.New("train: negative blocks, channels or policy channels")
 	}
 	return c.Game.Validate()
 }
@@ -136,7 +140,11 @@ func (c *RunConfig) trainerConfig(start, target int64) Config {
 // describes it.
 func (c *RunConfig) startModel() (*nn.Model, string, error) {
 	if c.Model == "" {
-		m := nn.NewRandom(nn.ArchFor(c.Game, c.Blocks, c.Channels), c.Seed)
+		a := nn.ArchFor(c.Game, c.Blocks, c.Channels)
+		if c.PolicyChannels > 0 {
+			a.PolicyChannels = c.PolicyChannels
+		}
+		m := nn.NewRandom(a, c.Seed)
 		return m, fmt.Sprintf("a fresh %s net (seed %d)", archName(m.Arch), c.Seed), nil
 	}
 	m, err := nn.Load(c.Model)

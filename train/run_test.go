@@ -289,9 +289,25 @@ func TestRunRejectsBadConfigs(t *testing.T) {
 		{Game: ataxx.Info, Shards: "x", Out: "y", Plot: "p.png"},
 		{Shards: "x", Out: "y"},
 		{Game: ataxx.Info, Shards: "x", Out: "y", Steps: -1},
+		{Game: ataxx.Info, Shards: "x", Out: "y", PolicyChannels: -1},
 	} {
 		if _, err := Run(context.Background(), c, nil); err == nil {
 			t.Errorf("config %+v accepted", c)
 		}
+	}
+}
+
+// TestRunPolicyChannels: a fresh net gets the policy head width asked for, and trains.
+func TestRunPolicyChannels(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runConfig(dir, writeShards(t))
+	cfg.Checkpoint, cfg.Steps, cfg.PolicyChannels = "", 2, 1
+	mustRun(t, cfg)
+	m, err := nn.Load(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Arch.PolicyChannels != 1 || m.Weights.PolicyFC.In != m.Arch.Height*m.Arch.Width {
+		t.Errorf("policy head %d channels, dense layer in %d; want 1 and %d", m.Arch.PolicyChannels, m.Weights.PolicyFC.In, m.Arch.Height*m.Arch.Width)
 	}
 }

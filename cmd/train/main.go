@@ -60,6 +60,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&c.Model, "model", "", "start model file (default: a fresh net of -blocks x -channels); with -onnx alone, the model to convert (default: the embedded best)")
 	fs.IntVar(&c.Blocks, "blocks", train.DefaultBlocks, "residual blocks of a fresh net")
 	fs.IntVar(&c.Channels, "channels", train.DefaultChannels, "channels of a fresh net")
+	fs.IntVar(&c.PolicyChannels, "policy-channels", 0, "policy-head channels of a fresh net (0: the default, 2)")
 	fs.StringVar(&c.Shards, "shards", "", "self-play shard directory (required to train)")
 	fs.IntVar(&c.Window, "window", train.DefaultWindow, "replay window: newest examples sampled from")
 	fs.Int64Var(&c.Refresh, "refresh", 500, "rescan the shard directory every this many steps (0: never)")
