@@ -37,6 +37,55 @@ const (
 	maxMetaBytes  = 1 << 20
 )
 
+// Architecture tags. A format version 1 file is a convnet and has no tag; from format version
+// 2 the architecture tag (u16 length + bytes) follows the version, and the rest of the file
+// is that architecture's: a convnet's body is version 1's, a sparse-accumulator net's is
+// described in colony/nn/nnue. Every loader refuses a tag it does not read, naming it.
+const (
+	TaggedFormatVersion = 2
+	ArchConvNet         = "convnet" // the residual policy/value net of this package
+	ArchNNUE            = "nnue-2p" // colony/nn/nnue: cells x {own, other}, two perspectives
+)
+
+// WriteArchTag writes the head of a tagged model file: magic, format version 2 and tag.
+func WriteArchTag(w io.Writer, tag string) error {
+	if len(tag) == 0 || len(tag) > 255 {
+		return fmt.Errorf("nn: architecture tag %q", tag)
+	}
+	h := append([]byte(Magic), 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(h[len(Magic):], TaggedFormatVersion)
+	binary.LittleEndian.PutUint16(h[len(Magic)+4:], uint16(len(tag)))
+	h = append(h, tag...)
+	_, err := w.Write(h)
+	return err
+}
+
+// ReadArchTag reads the head of a model file (magic, format version, architecture tag) and
+// returns the tag: ArchConvNet for a version 1 file.
+func ReadArchTag(in io.Reader) (string, error) {
+	r := &reader{r: in}
+	magic := make([]byte, len(Magic))
+	r.full("magic", magic)
+	if r.err != nil {
+		return "", r.err
+	}
+	if string(magic) != Magic {
+		return "", fmt.Errorf("nn: not a model file: magic %q, want %q", magic, Magic)
+	}
+	v := r.u32("format version")
+	switch {
+	case r.err != nil:
+		return "", r.err
+	case v == FormatVersion:
+		return ArchConvNet, nil
+	case v != TaggedFormatVersion:
+		return "", fmt.Errorf("nn: model format version %d, this build reads versions %d and %d", v, FormatVersion, TaggedFormatVersion)
+	}
+	tag := make([]byte, r.u16("architecture tag length"))
+	r.full("architecture tag", tag)
+	return string(tag), r.err
+}
+
 // weightBytes encodes the weights in canonical order as little-endian float32.
 func (m *Model) weightBytes() []byte {
 	buf := make([]byte, 0, m.Arch.NumWeights()*4)
@@ -178,8 +227,17 @@ func Read(in io.Reader) (*Model, error) {
 	if string(magic) != Magic {
 		return nil, fmt.Errorf("nn: not a model file: magic %q, want %q", magic, Magic)
 	}
-	if v := r.u32("format version"); r.err == nil && v != FormatVersion {
-		return nil, fmt.Errorf("nn: model format version %d, this build reads version %d", v, FormatVersion)
+	switch v := r.u32("format version"); {
+	case r.err != nil:
+	case v == TaggedFormatVersion:
+		// A tagged file: this loader reads only the convnet, whose body is version 1's.
+		tag := make([]byte, r.u16("architecture tag length"))
+		r.full("architecture tag", tag)
+		if r.err == nil && string(tag) != ArchConvNet {
+			return nil, fmt.Errorf("nn: model file holds a %q network, not a %q: load it with its own package (%q: colony/nn/nnue)", tag, ArchConvNet, ArchNNUE)
+		}
+	case v != FormatVersion:
+		return nil, fmt.Errorf("nn: model format version %d, this build reads versions %d and %d", v, FormatVersion, TaggedFormatVersion)
 	}
 	var a Arch
 	game := make([]byte, r.u16("game name length"))

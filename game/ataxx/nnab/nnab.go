@@ -1,0 +1,200 @@
+// Package nnab is Bacteria War's alpha-beta engine on a learned, incrementally updated
+// evaluation (colony/nn/nnue): iterative-deepening principal-variation search with aspiration
+// windows, a transposition table (colony/engine/tt), killer and history move ordering,
+// late-move reductions and (optionally) null-move pruning. Positions are copy-made (an
+// ataxx.Position is 24 bytes); the accumulators live on a per-ply stack and are brought up to
+// date lazily, from the parent's, only when a node is evaluated (a node cut by the table or
+// finished by the rules costs no update).
+//
+// The game's cells and players map onto the nnue scheme directly: cell = square, player 0 = O,
+// and the encoder's planes 0/1 hold O's and X's pieces, plane 3 is all ones when O is to move
+// (Arch).
+package nnab
+
+import (
+	"fmt"
+	"time"
+
+	"colony/engine"
+	"colony/engine/tt"
+	"colony/game/ataxx"
+	"colony/nn/nnue"
+)
+
+// Arch is the nnue architecture of a Bacteria War net with the given sizes, on encoder
+// version 1's planes.
+func Arch(hidden, l1 int) nnue.Arch {
+	return nnue.Arch{
+		Game:           ataxx.Info.Name,
+		EncoderVersion: ataxx.EncoderVersion,
+		Cells:          ataxx.NumSquares,
+		Planes:         ataxx.NumPlanes,
+		PiecePlanes:    [2]int{0, 1},
+		ToMovePlane:    3,
+		Hidden:         hidden,
+		L1:             l1,
+	}
+}
+
+// CheckModel reports whether m is a Bacteria War net reading this build's encoding.
+func CheckModel(m *nnue.Model) error {
+	if err := m.CheckFor(ataxx.Info.Name, ataxx.EncoderVersion); err != nil {
+		return err
+	}
+	want := Arch(m.Arch.Hidden, m.Arch.L1)
+	if m.Arch != want {
+		return fmt.Errorf("nnab: model arch %+v does not read Bacteria War's planes as %+v", m.Arch, want)
+	}
+	return nil
+}
+
+// Pieces returns p's pieces in the nnue order (O's, X's).
+func Pieces(p *ataxx.Position) [2]uint64 { return [2]uint64{p.Pieces(ataxx.O), p.Pieces(ataxx.X)} }
+
+// Options configure an Engine. Zero fields take their defaults.
+type Options struct {
+	Net    *nnue.Net // the evaluation (required)
+	HashMB int       // transposition table megabytes (default 64; negative: none)
+	Seed   uint64    // perturbs the order of equal root moves (0: none)
+	Depth  int       // fixed maximum depth (0: none)
+	Nodes  int64     // node budget per move (0: none)
+	NoLMR  bool      // no late-move reductions
+	Null   bool      // null-move pruning
+}
+
+const (
+	defaultHashMB   = 64
+	defaultMoveTime = time.Second
+	maxPly          = 128
+	maxDepth        = 100
+)
+
+// Engine is the engine. It plays one game at a time and is not safe for concurrent use.
+type Engine struct {
+	opts Options
+	tt   tt.Table[ataxx.Move]
+	s    *searcher
+
+	lastDepth int
+	lastScore int32
+	lastNodes int64
+}
+
+var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
+
+// New returns an engine with options o; o.Net must be set.
+func New(o Options) (*Engine, error) {
+	if o.Net == nil {
+		return nil, fmt.Errorf("nnab: no net")
+	}
+	if err := CheckArch(o.Net.Arch()); err != nil {
+		return nil, err
+	}
+	if o.HashMB == 0 {
+		o.HashMB = defaultHashMB
+	}
+	return &Engine{opts: o}, nil
+}
+
+// CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
+func CheckArch(a nnue.Arch) error {
+	if want := Arch(a.Hidden, a.L1); a != want {
+		return fmt.Errorf("nnab: net arch %+v is not a Bacteria War net (%+v)", a, want)
+	}
+	return nil
+}
+
+// Name returns "nnab".
+func (e *Engine) Name() string { return "nnab" }
+
+// NewGame clears the table and the move-ordering statistics.
+func (e *Engine) NewGame() {
+	if e.tt.Allocated() {
+		e.tt.Clear()
+	}
+	if e.s != nil {
+		e.s.resetStats()
+	}
+}
+
+// Stats returns the depth, score (hundredths of a piece for the side to move) and nodes of
+// the last search.
+func (e *Engine) Stats() (depth int, score int32, nodes int64) {
+	return e.lastDepth, e.lastScore, e.lastNodes
+}
+
+func (e *Engine) searcher() *searcher {
+	if e.s == nil {
+		e.s = newSearcher(e.opts.Net)
+	}
+	if !e.tt.Allocated() && e.opts.HashMB > 0 {
+		e.tt.Alloc(e.opts.HashMB, ataxx.NoMove)
+	}
+	return e.s
+}
+
+// budget turns limits into a soft time (no new iteration after half of it), a hard time, a
+// depth and a node budget (zero: none).
+func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
+	depth, nodes = lim.Depth, lim.Nodes
+	if e.opts.Depth > 0 && (depth == 0 || e.opts.Depth < depth) {
+		depth = e.opts.Depth
+	}
+	if e.opts.Nodes > 0 && (nodes == 0 || e.opts.Nodes < nodes) {
+		nodes = e.opts.Nodes
+	}
+	switch {
+	case lim.MoveTime > 0:
+		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
+	case lim.MyTime > 0:
+		left, ok := engine.Spendable(lim.MyTime, pos.OwnTurnsLeft())
+		if !ok {
+			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
+		}
+		soft, hard = clockBudget(pos, left, lim.MyInc)
+	case depth == 0 && nodes == 0:
+		hard = defaultMoveTime
+		soft = hard
+	}
+	return
+}
+
+// clockBudget shares the whole-game clock among the own moves expected to come (about half
+// the empty cells), keeping a reserve; the hard stop is a few soft budgets, at most a third
+// of what is left.
+func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
+	reserve := min(myTime/4, 300*time.Millisecond)
+	avail := myTime - reserve
+	empty := ataxx.NumSquares - pos.Count(ataxx.O) - pos.Count(ataxx.X)
+	movesLeft := max((empty+2)/2, 3)
+	if r := pos.OwnTurnsLeft(); r < movesLeft {
+		movesLeft = max(r, 1)
+	}
+	soft = avail/time.Duration(movesLeft) + inc*3/4
+	hard = min(soft*3, avail/3+inc*3/4)
+	soft = min(soft, hard)
+	if hard < time.Millisecond {
+		hard, soft = time.Millisecond, time.Millisecond
+	}
+	return soft, hard
+}
+
+// BestMove searches pos within lim.
+func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
+	start := time.Now()
+	soft, hard, depth, nodes := e.budget(&pos, lim)
+	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
+}
+
+// WinBound: scores at or beyond ±WinBound are proven wins and losses.
+const WinBound = winBound
+
+// Score returns a fixed-depth search score of pos for the side to move (depth 0: the net's
+// evaluation, or the proven result of a stuck side). No clock; the table is shared with
+// BestMove.
+func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
+	s := e.searcher()
+	s.begin(e, time.Time{}, 0, 0)
+	s.setRoot(pos)
+	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true, false)
+}

@@ -1,0 +1,331 @@
+package nnab
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/ataxx"
+	"colony/internal/cputime"
+	"colony/nn/nnue"
+)
+
+// testModel is a random Bacteria War net whose output weights are scaled so that its logits
+// are of a trained net's order (random output weights cancel out).
+func testModel(hidden, l1 int, seed uint64) *nnue.Model {
+	m := nnue.NewRandom(Arch(hidden, l1), seed)
+	for i := range m.Weights.OutW {
+		m.Weights.OutW[i] *= 20
+	}
+	return m
+}
+
+func testNet(t testing.TB, hidden, l1 int) *nnue.Net {
+	t.Helper()
+	n, err := nnue.Quantize(testModel(hidden, l1, 1), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// randomGame plays uniformly random moves from the start to the end, calling f before each move.
+func randomGame(rng *rand.Rand, f func(p *ataxx.Position, m ataxx.Move)) {
+	p := ataxx.Start()
+	buf := make([]ataxx.Move, 0, ataxx.MaxMoves)
+	for !p.Terminal() {
+		moves := p.LegalMoves(buf)
+		m := moves[rng.IntN(len(moves))]
+		f(&p, m)
+		p = p.Apply(m)
+	}
+}
+
+// TestIncrementalEqualsRefresh: along 1,000 random games (every move, passes included) the
+// accumulator updated move by move equals one computed from scratch, and the encoder's planes
+// read through the arch give the same pieces and side to move; undoing every move in reverse
+// order returns to the start's accumulator.
+func TestIncrementalEqualsRefresh(t *testing.T) {
+	games := 1000
+	if testing.Short() {
+		games = 200
+	}
+	for _, sz := range [][2]int{{64, 0}, {32, 16}} {
+		net := testNet(t, sz[0], sz[1])
+		arch := net.Arch()
+		rng := rand.New(rand.NewPCG(7, 8))
+		acc, fresh := net.NewAcc(), net.NewAcc()
+		in := make([]float32, ataxx.InputSize)
+		start := ataxx.Start()
+		startAcc := net.NewAcc()
+		net.Refresh(startAcc, Pieces(&start))
+		moves := 0
+		type undo struct {
+			side, to, from int
+			flips          uint64
+		}
+		var undos []undo
+		for range games {
+			p0 := ataxx.Start()
+			net.Refresh(acc, Pieces(&p0))
+			undos = undos[:0]
+			randomGame(rng, func(p *ataxx.Position, m ataxx.Move) {
+				c := p.Apply(m)
+				if m != ataxx.Pass {
+					side, to := p.ToMove(), m.To()
+					from := -1
+					if m.IsJump() {
+						from = m.From()
+					}
+					flips := ataxx.Neighbours(to) & p.Pieces(side^1)
+					net.Move(acc, acc, side, to, from, flips)
+					undos = append(undos, undo{side, to, from, flips})
+				}
+				net.Refresh(fresh, Pieces(&c))
+				if !equal(acc, fresh) {
+					t.Fatalf("after %v in\n%s\nthe incremental accumulator differs from a fresh one", m, p.Diagram())
+				}
+				c.Encode(in)
+				pieces, stm, err := arch.Pieces(in)
+				if err != nil || pieces != Pieces(&c) || stm != c.ToMove() {
+					t.Fatalf("encoding read as pieces %x stm %d (err %v), position has %x stm %d", pieces, stm, err, Pieces(&c), c.ToMove())
+				}
+				moves++
+			})
+			for i := len(undos) - 1; i >= 0; i-- {
+				u := undos[i]
+				net.Unmove(acc, u.side, u.to, u.from, u.flips)
+			}
+			if !equal(acc, startAcc) {
+				t.Fatal("undoing a whole game does not return to the start's accumulator")
+			}
+		}
+		t.Logf("%s: %d games, %d moves checked", arch, games, moves)
+	}
+}
+
+func equal(a, b nnue.Acc) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// quantTolerance is the largest |quantized - float| logit accepted on game positions (tanh
+// units; x ScoreScale = hundredths of a piece). Measured: see the test log.
+const quantTolerance = 0.06
+
+// TestQuantizedEqualsFloatOnGames compares the integer net with the float reference on 10,000
+// positions of random games, read through the encoder (Encode -> ForwardInput), so the planes
+// mapping is checked too.
+func TestQuantizedEqualsFloatOnGames(t *testing.T) {
+	for _, sz := range [][2]int{{128, 0}, {64, 32}} {
+		m := testModel(sz[0], sz[1], 3)
+		net, err := nnue.Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 1))
+		in := make([]float32, ataxx.InputSize)
+		acc := net.NewAcc()
+		n := 0
+		var worst, sum, mag float64
+		for n < 10000 {
+			randomGame(rng, func(p *ataxx.Position, _ ataxx.Move) {
+				if n >= 10000 {
+					return
+				}
+				p.Encode(in)
+				f, stm, err := m.ForwardInput(in)
+				if err != nil || stm != p.ToMove() {
+					t.Fatalf("ForwardInput: stm %d err %v", stm, err)
+				}
+				net.Refresh(acc, Pieces(p))
+				q := net.Logit(net.Output(acc, p.ToMove()))
+				d := math.Abs(q - float64(f))
+				worst, sum, mag = max(worst, d), sum+d, mag+math.Abs(float64(f))
+				n++
+			})
+		}
+		t.Logf("%s: 10,000 game positions: |quantized - float| logit max %.4f mean %.5f (mean |logit| %.2f)", net.Arch(), worst, sum/1e4, mag/1e4)
+		if worst > quantTolerance {
+			t.Errorf("%s: quantized differs from float by %.4f > %v", net.Arch(), worst, quantTolerance)
+		}
+		if mag/1e4 < 0.3 {
+			t.Errorf("mean |logit| %.3f too small for a meaningful comparison", mag/1e4)
+		}
+	}
+}
+
+const midgame = `
+	O O . . . X X
+	O O O . X X .
+	. O . . . X .
+	. . . . . . .
+	. X . . . O .
+	X X X . O O O
+	X X . . . O O`
+
+func newEngine(t testing.TB, o Options) *Engine {
+	t.Helper()
+	if o.Net == nil {
+		o.Net = testNet(t, 64, 0)
+	}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestSearchZeroAllocs: after the first search, a whole search allocates nothing.
+func TestSearchZeroAllocs(t *testing.T) {
+	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}} {
+		e := newEngine(t, o)
+		e.BestMove(p, engine.Limits{Depth: 3})
+		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
+		_, _, nodes := e.Stats()
+		if allocs != 0 {
+			t.Errorf("%v allocations per search of %d nodes", allocs, nodes)
+		}
+	}
+}
+
+// TestDepthOneIsNetArgmax: a depth-1 search without the table plays the move whose child the
+// net scores worst for the opponent (or a proven result), and scores it so.
+func TestDepthOneIsNetArgmax(t *testing.T) {
+	net := testNet(t, 64, 0)
+	e := newEngine(t, Options{Net: net, HashMB: -1})
+	rng := rand.New(rand.NewPCG(3, 3))
+	acc := net.NewAcc()
+	checked := 0
+	for range 30 {
+		randomGame(rng, func(p *ataxx.Position, _ ataxx.Move) {
+			moves := p.LegalMoves(nil)
+			if len(moves) < 2 || rng.IntN(8) != 0 {
+				return
+			}
+			best := int32(-1 << 30)
+			for _, m := range moves {
+				c := p.Apply(m)
+				var v int32
+				if c.Terminal() {
+					v = -terminalScore(&c, 1)
+				} else if s, ok := stuckScoreIfBlocked(&c); ok {
+					v = -s
+				} else {
+					net.Refresh(acc, Pieces(&c))
+					v = -min(max(net.Evaluate(acc, c.ToMove()), -winBound+1), winBound-1)
+				}
+				best = max(best, v)
+			}
+			m := e.BestMove(*p, engine.Limits{Depth: 1})
+			_, score, _ := e.Stats()
+			if score != best {
+				t.Fatalf("depth 1 in\n%s\nplays %v scoring %d, the best child scores %d", p.Diagram(), m, score, best)
+			}
+			checked++
+		})
+	}
+	if checked < 50 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}
+
+// stuckScoreIfBlocked mirrors the leaf rule: a side that cannot reach an empty cell within two
+// steps is scored by stuckScore when that is exact.
+func stuckScoreIfBlocked(p *ataxx.Position) (int32, bool) {
+	us := p.Pieces(p.ToMove())
+	if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() != 0 {
+		return 0, false
+	}
+	return stuckScore(p, 1)
+}
+
+// TestTakesTheWin: O can take X's last pieces at once.
+func TestTakesTheWin(t *testing.T) {
+	p, err := ataxx.ParseDiagram(`
+	O O . . . . .
+	O X . . . . .
+	. X . . . . .
+	. . . . . . .
+	. . . . . . .
+	. . . . . . O
+	. . . . . . O`, ataxx.O)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, Options{HashMB: 4})
+	m := e.BestMove(p, engine.Limits{Depth: 4})
+	c := p.Apply(m)
+	_, score, _ := e.Stats()
+	if c.Count(ataxx.X) != 0 || score < winBound {
+		t.Fatalf("plays %v (X keeps %d pieces), score %d", m, c.Count(ataxx.X), score)
+	}
+}
+
+// TestLegalUnderClock: moves are legal and the clock is kept along a game against itself.
+func TestLegalUnderClock(t *testing.T) {
+	e := newEngine(t, Options{HashMB: 4, Seed: 5})
+	p := ataxx.Start()
+	left := [2]float64{1.5, 1.5}
+	for ply := 0; !p.Terminal() && ply < 60; ply++ {
+		lim := engine.Limits{MyTime: secs(left[p.ToMove()]), OppTime: secs(left[p.ToMove()^1])}
+		st := cputimeNow()
+		m := e.BestMove(p, lim)
+		left[p.ToMove()] -= sinceSecs(st)
+		if !p.IsLegal(m) {
+			t.Fatalf("illegal %v in\n%s", m, p.Diagram())
+		}
+		if left[p.ToMove()] <= 0 {
+			t.Fatalf("out of time at ply %d", ply)
+		}
+		p = p.Apply(m)
+	}
+}
+
+// benchSearch searches pos to a fixed depth and reports nodes per CPU-second of the thread.
+func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net) {
+	e := newEngine(b, Options{Net: net, HashMB: 16})
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var nodes int64
+	c0, _ := cputime.Thread()
+	for b.Loop() {
+		e.NewGame()
+		e.BestMove(pos, engine.Limits{Depth: depth})
+		_, _, n := e.Stats()
+		nodes += n
+	}
+	c1, ok := cputime.Thread()
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	if ok {
+		b.ReportMetric(float64(nodes)/(c1-c0).Seconds(), "nodes/cpu-s")
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+func BenchmarkSearchStart(b *testing.B) {
+	benchSearch(b, ataxx.Start(), 7, testNet(b, 64, 0))
+}
+
+func BenchmarkSearchMidgame(b *testing.B) {
+	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSearch(b, p, 5, testNet(b, 64, 0))
+}
+
+func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Second)) }
+func cputimeNow() time.Time         { return time.Now() }
+func sinceSecs(t time.Time) float64 { return time.Since(t).Seconds() + 0.0005 }

@@ -1,0 +1,539 @@
+package nnab
+
+import (
+	"math/bits"
+	"slices"
+	"time"
+
+	"colony/engine/tt"
+	"colony/game/ataxx"
+	"colony/nn/nnue"
+)
+
+// Scores are hundredths of a piece for the side to move (the net's logit x its ScoreScale).
+// A finished game scores winScore - plyStep*ply + margin for the winner, its negation for the
+// loser, 0 for a draw; the net's scores are clamped inside ±(winBound-1).
+const (
+	infinity  int32 = 32000
+	winScore  int32 = 30000
+	plyStep   int32 = 50
+	winBound  int32 = 12000
+	checkMask       = 1023
+)
+
+var turnKeys [ataxx.MaxTurns + 2]uint64
+
+func init() {
+	s := uint64(0x6e6e61622d747572) // "nnab-tur"
+	for i := range turnKeys {
+		turnKeys[i] = mix(&s)
+	}
+}
+
+func mix(s *uint64) uint64 {
+	*s += 0x9E3779B97F4A7C15
+	z := *s
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	return z ^ z>>31
+}
+
+// ttKey mixes the turn count into the hash: the turn cap makes a position's value depend on it.
+func ttKey(p *ataxx.Position) uint64 { return p.Hash() ^ turnKeys[p.Turns()] }
+
+// delta is how the accumulator of a ply follows from its parent's.
+type delta struct {
+	pass  bool
+	mover int
+	to    int
+	from  int // -1 for a division
+	flips uint64
+}
+
+type searcher struct {
+	net   *nnue.Net
+	tt    *tt.Table[ataxx.Move]
+	lmr   bool
+	null  bool
+	acc   [maxPly + 1]nnue.Acc
+	accOK [maxPly + 1]bool
+	delta [maxPly + 1]delta
+
+	nodes     int64
+	nodeLimit int64
+	start     time.Time
+	hard      time.Duration
+	stop      bool
+
+	root      []ataxx.Move
+	rootKeys  []int64
+	bestMove  ataxx.Move
+	bestScore int32
+
+	killers [maxPly][2]ataxx.Move
+	history [2][4096]int32
+	moves   [maxPly][ataxx.MaxMoves]ataxx.Move
+	keys    [maxPly][ataxx.MaxMoves]int64
+	lmrTab  [64][64]int8
+}
+
+func newSearcher(net *nnue.Net) *searcher {
+	s := &searcher{net: net, root: make([]ataxx.Move, 0, ataxx.MaxMoves), rootKeys: make([]int64, 0, ataxx.MaxMoves)}
+	for i := range s.acc {
+		s.acc[i] = net.NewAcc()
+	}
+	for d := range 64 {
+		for i := range 64 {
+			r := 0
+			if d >= 3 && i >= 2 {
+				r = 1
+				if i >= 6 && d >= 4 {
+					r = 2
+				}
+				if i >= 16 && d >= 6 {
+					r = 3
+				}
+			}
+			s.lmrTab[d][i] = int8(r)
+		}
+	}
+	return s
+}
+
+func (s *searcher) resetStats() {
+	s.killers = [maxPly][2]ataxx.Move{}
+	s.history = [2][4096]int32{}
+}
+
+func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLimit int64) {
+	s.tt = nil
+	if e.tt.Allocated() {
+		s.tt = &e.tt
+	}
+	s.lmr, s.null = !e.opts.NoLMR, e.opts.Null
+	s.nodes, s.nodeLimit = 0, nodeLimit
+	s.start, s.hard = start, hard
+	s.stop = false
+}
+
+// setRoot computes the root accumulator from scratch.
+func (s *searcher) setRoot(p *ataxx.Position) {
+	s.net.Refresh(s.acc[0], Pieces(p))
+	s.accOK[0] = true
+}
+
+// ensure brings the accumulator of ply up to date from its parent's.
+func (s *searcher) ensure(ply int) {
+	if s.accOK[ply] {
+		return
+	}
+	s.ensure(ply - 1)
+	d := &s.delta[ply]
+	if d.pass {
+		copy(s.acc[ply], s.acc[ply-1])
+	} else {
+		s.net.Move(s.acc[ply], s.acc[ply-1], d.mover, d.to, d.from, d.flips)
+	}
+	s.accOK[ply] = true
+}
+
+// play returns the child of p by m (p at ply) and records its accumulator delta.
+func (s *searcher) play(p *ataxx.Position, m ataxx.Move, ply int) ataxx.Position {
+	d := &s.delta[ply+1]
+	s.accOK[ply+1] = false
+	if m == ataxx.Pass {
+		d.pass = true
+	} else {
+		side := p.ToMove()
+		to := m.To()
+		*d = delta{mover: side, to: to, from: -1, flips: ataxx.Neighbours(to) & p.Pieces(side^1)}
+		if m.IsJump() {
+			d.from = m.From()
+		}
+	}
+	return p.Apply(m)
+}
+
+// evaluate is the net's score of the position at ply for its side to move.
+func (s *searcher) evaluate(side, ply int) int32 {
+	s.ensure(ply)
+	v := s.net.Evaluate(s.acc[ply], side)
+	return min(max(v, -winBound+1), winBound-1)
+}
+
+func terminalScore(p *ataxx.Position, ply int) int32 {
+	side := p.ToMove()
+	diff := int32(p.Count(side) - p.Count(side^1))
+	switch {
+	case diff > 0:
+		return winScore - plyStep*int32(ply) + diff
+	case diff < 0:
+		return -winScore + plyStep*int32(ply) + diff
+	}
+	return 0
+}
+
+// stuckScore scores a position whose side to move cannot move: when the opponent can fill
+// every empty cell by divisions before the turn cap, the result is known.
+func stuckScore(p *ataxx.Position, ply int) (int32, bool) {
+	side := p.ToMove()
+	empty := p.Empty()
+	reach := ataxx.Dilate(p.Pieces(side^1)) & empty
+	for {
+		n := ataxx.Dilate(reach) & empty
+		if n == reach {
+			break
+		}
+		reach = n
+	}
+	if reach != empty {
+		return 0, false
+	}
+	ne := bits.OnesCount64(empty)
+	if (ataxx.MaxTurns-p.Turns())/2 < ne {
+		return 0, false
+	}
+	diff := int32(p.Count(side) - p.Count(side^1) - ne)
+	end := int32(ply + 2*ne)
+	switch {
+	case diff > 0:
+		return winScore - plyStep*end + diff, true
+	case diff < 0:
+		return -winScore + plyStep*end + diff, true
+	}
+	return 0, true
+}
+
+func toTT(v int32, ply int) int32 {
+	switch {
+	case v >= winBound:
+		return v + plyStep*int32(ply)
+	case v <= -winBound:
+		return v - plyStep*int32(ply)
+	}
+	return v
+}
+
+func fromTT(v int32, ply int) int32 {
+	switch {
+	case v >= winBound:
+		return v - plyStep*int32(ply)
+	case v <= -winBound:
+		return v + plyStep*int32(ply)
+	}
+	return v
+}
+
+// orderKey: the gain of m in pieces (captures twice, a division one more), a leap's hole
+// next to own pieces as a cost, plus the history score.
+func (s *searcher) orderKey(m ataxx.Move, us, them uint64, side int) int32 {
+	to := m.To()
+	k := 2000 * int32(bits.OnesCount64(ataxx.Neighbours(to)&them))
+	if m.IsClone() {
+		k += 1000
+	} else {
+		k -= 700 + 250*int32(bits.OnesCount64(ataxx.Neighbours(m.From())&us&^(1<<to)))
+	}
+	return k + s.history[side][m&4095]/8
+}
+
+func (s *searcher) updateHistory(side int, m ataxx.Move, bonus int32) {
+	h := &s.history[side][m&4095]
+	a := bonus
+	if a < 0 {
+		a = -a
+	}
+	*h += bonus - *h*a/16384
+}
+
+func (s *searcher) checkStop() {
+	if s.hard > 0 && time.Since(s.start) >= s.hard {
+		s.stop = true
+	}
+}
+
+// search is fail-soft negamax PVS; p is the position at ply (its accumulator delta recorded).
+func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply int, pv, nullOK bool) int32 {
+	s.nodes++
+	if s.nodes&checkMask == 0 {
+		s.checkStop()
+	}
+	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
+		s.stop = true
+	}
+	if s.stop {
+		return 0
+	}
+	if p.Terminal() {
+		return terminalScore(&p, ply)
+	}
+	side := p.ToMove()
+	us, them := p.Pieces(side), p.Pieces(side^1)
+	if depth <= 0 || ply >= maxPly-1 {
+		if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() == 0 {
+			if v, ok := stuckScore(&p, ply); ok {
+				return v
+			}
+		}
+		return s.evaluate(side, ply)
+	}
+
+	key := ttKey(&p)
+	ttMove := ataxx.NoMove
+	if s.tt != nil {
+		if en, ok := s.tt.Probe(key); ok {
+			ttMove = en.Move
+			if !pv && int(en.Depth) >= depth {
+				v := fromTT(int32(en.Score), ply)
+				switch {
+				case en.Bound == tt.Exact,
+					en.Bound == tt.Lower && v >= beta,
+					en.Bound == tt.Upper && v <= alpha:
+					return v
+				}
+			}
+		}
+	}
+
+	moves := p.LegalMoves(s.moves[ply][:0])
+	if moves[0] == ataxx.Pass {
+		if v, ok := stuckScore(&p, ply); ok {
+			return v
+		}
+		c := s.play(&p, ataxx.Pass, ply)
+		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv, false)
+	}
+
+	// Null move: give the opponent a free move; if we still stand above beta at reduced depth,
+	// cut. Not in PV nodes, not twice in a row, not near a proven score.
+	if s.null && nullOK && !pv && depth >= 3 && beta > -winBound && beta < winBound && len(moves) > 4 {
+		if s.evaluate(side, ply) >= beta {
+			r := 2 + depth/4
+			c := s.play(&p, ataxx.Pass, ply)
+			v := -s.search(c, depth-1-r, -beta, -beta+1, ply+1, false, false)
+			if s.stop {
+				return 0
+			}
+			if v >= beta {
+				return v
+			}
+		}
+	}
+
+	keys := s.keys[ply][:len(moves)]
+	k1, k2 := s.killers[ply][0], s.killers[ply][1]
+	for i, m := range moves {
+		var k int32
+		switch m {
+		case ttMove:
+			k = 1 << 24
+		case k1:
+			k = s.orderKey(m, us, them, side) + 3000
+		case k2:
+			k = s.orderKey(m, us, them, side) + 2500
+		default:
+			k = s.orderKey(m, us, them, side)
+		}
+		keys[i] = int64(-k)<<16 | int64(m)
+	}
+
+	origAlpha := alpha
+	best := -infinity
+	bestMove := ataxx.NoMove
+	n := len(keys)
+	for i := 0; i < n; i++ {
+		if i < 3 {
+			bi := i
+			for j := i + 1; j < n; j++ {
+				if keys[j] < keys[bi] {
+					bi = j
+				}
+			}
+			keys[i], keys[bi] = keys[bi], keys[i]
+		} else if i == 3 {
+			slices.Sort(keys[3:n])
+		}
+		m := ataxx.Move(keys[i] & 0xFFFF)
+		c := s.play(&p, m, ply)
+		var v int32
+		if i == 0 {
+			v = -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+		} else {
+			r := 0
+			if s.lmr && depth >= 3 && m != k1 && m != k2 {
+				r = int(s.lmrTab[min(depth, 63)][min(i, 63)])
+				if pv && r > 0 {
+					r--
+				}
+				r = min(r, depth-2)
+			}
+			v = -s.search(c, depth-1-r, -alpha-1, -alpha, ply+1, false, true)
+			if v > alpha && r > 0 {
+				v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false, true)
+			}
+			if pv && v > alpha && v < beta {
+				v = -s.search(c, depth-1, -beta, -alpha, ply+1, true, true)
+			}
+		}
+		if s.stop {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					bonus := int32(depth * depth)
+					s.updateHistory(side, m, bonus)
+					for j := 0; j < i; j++ {
+						s.updateHistory(side, ataxx.Move(keys[j]&0xFFFF), -bonus)
+					}
+					if m != k1 {
+						s.killers[ply][1], s.killers[ply][0] = k1, m
+					}
+					break
+				}
+			}
+		}
+	}
+
+	if s.tt != nil {
+		bound := tt.Upper
+		switch {
+		case best >= beta:
+			bound = tt.Lower
+		case best > origAlpha:
+			bound = tt.Exact
+		}
+		s.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
+	}
+	return best
+}
+
+// searchRoot searches the root moves in order; a move that raises alpha moves to the front.
+func (s *searcher) searchRoot(p *ataxx.Position, depth int, alpha, beta int32) int32 {
+	s.nodes++
+	best := -infinity
+	for i, m := range s.root {
+		c := s.play(p, m, 0)
+		var v int32
+		if i == 0 {
+			v = -s.search(c, depth-1, -beta, -alpha, 1, true, true)
+		} else {
+			v = -s.search(c, depth-1, -alpha-1, -alpha, 1, false, true)
+			if v > alpha && v < beta {
+				v = -s.search(c, depth-1, -beta, -alpha, 1, true, true)
+			}
+		}
+		if s.stop {
+			return best
+		}
+		best = max(best, v)
+		if v > alpha {
+			alpha = v
+			copy(s.root[1:i+1], s.root[:i])
+			s.root[0] = m
+			s.bestMove, s.bestScore = m, v
+			if v >= beta {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// run is the iterative-deepening driver.
+func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
+	s.begin(e, start, hard, nodeLimit)
+	if s.tt != nil {
+		e.tt.NextSearch()
+	}
+	e.lastDepth, e.lastScore, e.lastNodes = 0, 0, 0
+	moves := pos.LegalMoves(s.moves[0][:0])
+	if len(moves) == 0 {
+		return ataxx.Pass
+	}
+	if len(moves) == 1 {
+		return moves[0]
+	}
+	s.setRoot(&pos)
+	side := pos.ToMove()
+	us, them := pos.Pieces(side), pos.Pieces(side^1)
+	ttMove := ataxx.NoMove
+	if s.tt != nil {
+		if en, ok := s.tt.Probe(ttKey(&pos)); ok {
+			ttMove = en.Move
+		}
+	}
+	// Initial order: the table move, then the static order; the seed breaks ties.
+	keys := s.rootKeys[:0]
+	for _, m := range moves {
+		k := int64(s.orderKey(m, us, them, side))
+		if m == ttMove {
+			k = 1 << 30
+		}
+		k <<= 16
+		if e.opts.Seed != 0 {
+			z := e.opts.Seed ^ uint64(m) ^ pos.Hash()
+			k += int64(mix(&z) & 0xFFFF)
+		}
+		keys = append(keys, -k<<16|int64(m))
+	}
+	slices.Sort(keys)
+	s.root = s.root[:0]
+	for _, k := range keys {
+		s.root = append(s.root, ataxx.Move(k&0xFFFF))
+	}
+	s.rootKeys = keys
+	s.bestMove, s.bestScore = s.root[0], 0
+	s.killers = [maxPly][2]ataxx.Move{}
+
+	maxD := maxDepth
+	if depthLimit > 0 {
+		maxD = min(depthLimit, maxDepth)
+	}
+	prev := int32(0)
+	for d := 1; d <= maxD; d++ {
+		var v int32
+		if d < 4 || prev >= winBound || prev <= -winBound {
+			v = s.searchRoot(&pos, d, -infinity, infinity)
+		} else {
+			delta := int32(40)
+			a, b := prev-delta, prev+delta
+			for {
+				v = s.searchRoot(&pos, d, a, b)
+				if s.stop {
+					break
+				}
+				if v <= a {
+					a = max(a-delta, -infinity)
+				} else if v >= b {
+					b = min(b+delta, infinity)
+				} else {
+					break
+				}
+				delta *= 2
+			}
+		}
+		if s.stop {
+			break
+		}
+		prev = v
+		e.lastDepth, e.lastScore = d, s.bestScore
+		if (v >= winBound || v <= -winBound) && abs32(v) >= winScore-plyStep*int32(d) {
+			break
+		}
+		if soft > 0 && time.Since(start) >= soft/2 {
+			break
+		}
+	}
+	e.lastNodes = s.nodes
+	return s.bestMove
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,369 @@
+package nnue
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Quantization. The feature transformer's scale is 2^k (k in [minFTShift, maxFTShift], the
+// largest whose reachable accumulator sums fit int16), so 1.0 is qa = 2^k and CReLU clips to
+// [0, qa]. Hidden weights are int16 at scale 2^s (s <= maxL1Shift, the largest that keeps
+// them within ±2047, so that a hidden sum over 2*MaxHidden inputs fits int32). Output weights
+// are int32 at scale QO.
+const (
+	minFTShift = 6
+	maxFTShift = 10
+	maxL1Shift = 12
+	maxL1W     = 2047
+	// QO is the output weights' scale.
+	QO       = 1 << 10
+	laneBias = 1 << 15 // accumulator lanes are stored as value + laneBias
+	pairBias = 1 << 31 // hidden sums are two int32 lanes per word, stored as value + pairBias
+)
+
+// DefaultScoreScale is the score per logit unit when a model does not say (hundredths of a
+// piece per tanh unit: selfplay's -score-scale default).
+const DefaultScoreScale = 300
+
+// Net is the integer form of a Model, for search. It is read-only after construction and safe
+// for concurrent use; each search owns its accumulators (Acc).
+type Net struct {
+	arch  Arch
+	words int   // uint64 words of one perspective (Hidden/4)
+	qa    int32 // the accumulator's 1.0 (2^ftShift); CReLU clips to [0, qa]
+
+	init  []uint64    // the empty board's accumulator (biases, lane offsets), 2*words
+	place [2][]uint64 // place[p][c*2*words:]: player p's piece appears on c (both perspectives)
+	flip  [2][]uint64 // flip[p][c*2*words:]: the piece on c turns from player 1-p's to p's
+
+	l1Shift uint
+	l1W     []uint64 // [2*Hidden][L1/2]: two int8 weights as one packed signed integer
+	l1Init  []uint64 // [L1/2]: biases + pairBias per lane
+	outW    []int32  // [L1] or [2*Hidden], scale QO
+	outB    int64    // scale qa*QO
+
+	scoreMul int64 // score = (out * scoreMul) >> 32
+	// ScoreScale is the score per logit unit (hundredths of a piece per tanh unit).
+	ScoreScale int
+}
+
+// Acc is one position's accumulator: both perspectives' Hidden int16 sums, four lanes per
+// word, player 0's perspective first. Get one from Net.NewAcc.
+type Acc []uint64
+
+// NewAcc returns a zeroed accumulator of n's size (Refresh it before use).
+func (n *Net) NewAcc() Acc { return make(Acc, 2*n.words) }
+
+// Arch returns the net's architecture.
+func (n *Net) Arch() Arch { return n.arch }
+
+// pack4 packs four signed lane deltas as the integer sum d_i * 2^(16 i) (mod 2^64).
+func pack4(d []int32) uint64 {
+	var v uint64
+	for i := 3; i >= 0; i-- {
+		v = v<<16 + uint64(int64(d[i]))
+	}
+	return v
+}
+
+// pack2 packs two signed 32-bit lane deltas the same way.
+func pack2(lo, hi int64) uint64 { return uint64(lo) + uint64(hi)<<32 }
+
+func roundClamp(x float64, lo, hi int64) int64 {
+	r := int64(math.Round(x))
+	return min(max(r, lo), hi)
+}
+
+// Quantize builds the integer net of m. It fails when the float weights are too large for the
+// int16 accumulator (a reachable lane sum outside [-32768, 32767]) or the hidden sums.
+// scoreScale is the score per logit unit (0: the model's "score_scale" metadata, else
+// DefaultScoreScale).
+func Quantize(m *Model, scoreScale int) (*Net, error) {
+	if err := m.CheckShapes(); err != nil {
+		return nil, err
+	}
+	a, w := m.Arch, &m.Weights
+	if scoreScale <= 0 {
+		scoreScale = DefaultScoreScale
+		if s, ok := m.Meta["score_scale"]; ok {
+			var v int
+			if _, err := fmt.Sscan(s, &v); err == nil && v > 0 {
+				scoreScale = v
+			}
+		}
+	}
+	H, C := a.Hidden, a.Cells
+	n := &Net{arch: a, words: H / 4, ScoreScale: scoreScale}
+	var ft, bias []int32
+	var rangeErr error
+	for k := maxFTShift; k >= minFTShift; k-- {
+		ft, bias, rangeErr = quantizeFT(a, w, float64(int(1)<<k))
+		if rangeErr == nil {
+			n.qa = 1 << k
+			break
+		}
+	}
+	if rangeErr != nil {
+		return nil, rangeErr
+	}
+	rowW := 2 * n.words
+	n.init = make([]uint64, rowW)
+	tmp := make([]int32, 4)
+	for persp := range 2 {
+		for k := range n.words {
+			for l := range 4 {
+				tmp[l] = bias[4*k+l] + laneBias
+			}
+			n.init[persp*n.words+k] = pack4(tmp)
+		}
+	}
+	// place[p][c]: perspective p sees feature c (own), perspective 1-p sees feature C+c.
+	for p := range 2 {
+		n.place[p] = make([]uint64, C*rowW)
+		n.flip[p] = make([]uint64, C*rowW)
+		for c := range C {
+			for persp := range 2 {
+				f, g := c, C+c // the feature this piece is for persp, and the one it was
+				if persp != p {
+					f, g = C+c, c
+				}
+				for k := range n.words {
+					for l := range 4 {
+						tmp[l] = ft[f*H+4*k+l]
+					}
+					n.place[p][c*rowW+persp*n.words+k] = pack4(tmp)
+					for l := range 4 {
+						tmp[l] = ft[f*H+4*k+l] - ft[g*H+4*k+l]
+					}
+					n.flip[p][c*rowW+persp*n.words+k] = pack4(tmp)
+				}
+			}
+		}
+	}
+	// The tail.
+	if a.L1 > 0 {
+		var mx float64
+		for _, v := range w.L1W {
+			mx = max(mx, math.Abs(float64(v)))
+		}
+		shift := uint(maxL1Shift)
+		for shift > 0 && mx*float64(int(1)<<shift) > maxL1W {
+			shift--
+		}
+		if mx*float64(int(1)<<shift) > maxL1W {
+			return nil, fmt.Errorf("nnue: hidden weight %.3g too large to quantize", mx)
+		}
+		n.l1Shift = shift
+		sc := float64(int(1) << shift)
+		half := a.L1 / 2
+		n.l1W = make([]uint64, 2*H*half)
+		for i := range 2 * H {
+			for k := range half {
+				lo := roundClamp(float64(w.L1W[i*a.L1+2*k])*sc, -maxL1W, maxL1W)
+				hi := roundClamp(float64(w.L1W[i*a.L1+2*k+1])*sc, -maxL1W, maxL1W)
+				n.l1W[i*half+k] = pack2(lo, hi)
+			}
+		}
+		n.l1Init = make([]uint64, half)
+		limit := int64(pairBias - 1 - 2*H*int(n.qa)*maxL1W)
+		qa := float64(n.qa)
+		for k := range half {
+			lo, hi := float64(w.L1B[2*k])*qa*sc, float64(w.L1B[2*k+1])*qa*sc
+			if math.Abs(lo) > float64(limit) || math.Abs(hi) > float64(limit) {
+				return nil, fmt.Errorf("nnue: hidden bias %.3g too large to quantize", max(w.L1B[2*k], w.L1B[2*k+1]))
+			}
+			n.l1Init[k] = pack2(int64(math.Round(lo))+pairBias, int64(math.Round(hi))+pairBias)
+		}
+		n.outW = make([]int32, a.L1)
+	} else {
+		n.outW = make([]int32, 2*H)
+	}
+	for i, v := range w.OutW {
+		n.outW[i] = int32(roundClamp(float64(v)*QO, -1<<20, 1<<20))
+	}
+	n.outB = roundClamp(float64(w.OutB[0])*float64(n.qa)*QO, -1<<40, 1<<40)
+	n.scoreMul = int64(math.Round(float64(scoreScale) * (1 << 32) / (float64(n.qa) * QO)))
+	return n, nil
+}
+
+// quantizeFT rounds the feature transformer at scale sc, checking that no reachable lane sum
+// leaves int16: per perspective each cell holds at most one feature (own or other), so the
+// largest reachable |sum| of lane j is |b_j| + sum_c max(|own_c,j|, |other_c,j|).
+func quantizeFT(a Arch, w *Weights, sc float64) (ft, bias []int32, err error) {
+	H, C := a.Hidden, a.Cells
+	ft = make([]int32, len(w.FT))
+	for i, v := range w.FT {
+		ft[i] = int32(roundClamp(float64(v)*sc, -32767, 32767))
+	}
+	bias = make([]int32, H)
+	for j, v := range w.FTBias {
+		bias[j] = int32(roundClamp(float64(v)*sc, -32767, 32767))
+	}
+	for j := range H {
+		lo, hi := int64(bias[j]), int64(bias[j])
+		for c := range C {
+			o, t := int64(ft[c*H+j]), int64(ft[(C+c)*H+j])
+			lo += min(o, t, 0)
+			hi += max(o, t, 0)
+		}
+		if lo < -32768 || hi > 32767 {
+			return nil, nil, fmt.Errorf("nnue: accumulator lane %d can reach [%d, %d] at scale %v, outside int16: feature weights too large to quantize", j, lo, hi, sc)
+		}
+	}
+	return ft, bias, nil
+}
+
+// addRow sets dst = src + row word by word.
+func addRow(dst, src, row []uint64) {
+	row = row[:len(dst)]
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i] + row[i]
+	}
+}
+
+// subRow sets dst = src - row word by word.
+func subRow(dst, src, row []uint64) {
+	row = row[:len(dst)]
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i] - row[i]
+	}
+}
+
+func (n *Net) placeRow(p, c int) []uint64 {
+	w := 2 * n.words
+	return n.place[p][c*w : c*w+w]
+}
+
+func (n *Net) flipRow(p, c int) []uint64 {
+	w := 2 * n.words
+	return n.flip[p][c*w : c*w+w]
+}
+
+// Refresh computes the accumulator of a position from scratch: pieces[p] has bit c set when
+// player p has a piece on cell c.
+func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
+	copy(dst, n.init)
+	for p := range 2 {
+		for b := pieces[p]; b != 0; b &= b - 1 {
+			addRow(dst, dst, n.placeRow(p, bits.TrailingZeros64(b)))
+		}
+	}
+}
+
+// Move sets dst to src updated for a move of player p: a piece appears on cell to, the piece on
+// cell from disappears (from < 0: none does) and the pieces on the cells of flips turn from the
+// other player's into p's. dst and src may be the same accumulator.
+func (n *Net) Move(dst, src Acc, p, to, from int, flips uint64) {
+	addRow(dst, src, n.placeRow(p, to))
+	if from >= 0 {
+		subRow(dst, dst, n.placeRow(p, from))
+	}
+	for b := flips; b != 0; b &= b - 1 {
+		addRow(dst, dst, n.flipRow(p, bits.TrailingZeros64(b)))
+	}
+}
+
+// Unmove undoes Move in place: acc becomes the accumulator before Move(acc, acc, p, to, from,
+// flips).
+func (n *Net) Unmove(acc Acc, p, to, from int, flips uint64) {
+	subRow(acc, acc, n.placeRow(p, to))
+	if from >= 0 {
+		addRow(acc, acc, n.placeRow(p, from))
+	}
+	for b := flips; b != 0; b &= b - 1 {
+		subRow(acc, acc, n.flipRow(p, bits.TrailingZeros64(b)))
+	}
+}
+
+// Lanes writes the accumulator's 2*Hidden int16 sums (player 0's perspective first) to dst.
+func (n *Net) Lanes(acc Acc, dst []int16) {
+	for i, w := range acc {
+		for l := range 4 {
+			dst[4*i+l] = int16(int32(uint16(w>>(16*l))) - laneBias)
+		}
+	}
+}
+
+// clip decodes lane l of word w and clips it to [0, qa].
+func clip(w uint64, l uint, qa int32) int32 {
+	v := int32(uint16(w>>(16*l))) - laneBias
+	return min(max(v, 0), qa)
+}
+
+// Evaluate returns the score of the position of acc for the side to move stm: the logit times
+// ScoreScale (hundredths of a piece per tanh unit), rounded down.
+func (n *Net) Evaluate(acc Acc, stm int) int32 {
+	return int32((n.Output(acc, stm) * n.scoreMul) >> 32)
+}
+
+// Output returns the raw integer logit (scale qa*QO) of the position of acc for stm.
+func (n *Net) Output(acc Acc, stm int) int64 {
+	W := n.words
+	us := acc[stm*W : stm*W+W]
+	them := acc[(stm^1)*W : (stm^1)*W+W]
+	if len(n.l1Init) == 0 {
+		return n.outB + dotClip(us, n.outW[:4*W], n.qa) + dotClip(them, n.outW[4*W:8*W], n.qa)
+	}
+	return n.tail(us, them)
+}
+
+// dotClip returns sum_i CReLU(lane i of a) * w[i].
+func dotClip(a []uint64, w []int32, qa int32) int64 {
+	w = w[:4*len(a)]
+	var s0, s1 int64
+	for i, x := range a {
+		w4 := w[4*i : 4*i+4]
+		s0 += int64(clip(x, 0, qa)*w4[0]) + int64(clip(x, 2, qa)*w4[2])
+		s1 += int64(clip(x, 1, qa)*w4[1]) + int64(clip(x, 3, qa)*w4[3])
+	}
+	return s0 + s1
+}
+
+// tail is the hidden layer: h = CReLU(x W1 + b1), out = h Wo + bo, with two int32 hidden sums
+// per word (packed signed integers, like the accumulator's lanes).
+func (n *Net) tail(us, them []uint64) int64 {
+	var hbuf [MaxL1 / 2]uint64
+	half := len(n.l1Init)
+	h := hbuf[:half]
+	copy(h, n.l1Init)
+	H := 4 * len(us)
+	for persp, a := range [2][]uint64{us, them} {
+		rows := n.l1W[persp*H*half : (persp+1)*H*half]
+		for i, x := range a {
+			for l := range uint(4) {
+				v := clip(x, l, n.qa)
+				if v == 0 {
+					continue
+				}
+				r := rows[(4*i+int(l))*half:][:half]
+				vv := uint64(v)
+				for k := range h {
+					h[k] += vv * r[k]
+				}
+			}
+		}
+	}
+	out := n.outB
+	sh := n.l1Shift
+	var rnd int64
+	if sh > 0 {
+		rnd = 1 << (sh - 1)
+	}
+	ow := n.outW[:2*half]
+	qa := int64(n.qa)
+	for k, v := range h {
+		lo := (int64(uint32(v)) - pairBias + rnd) >> sh
+		hi := (int64(v>>32) - pairBias + rnd) >> sh
+		out += min(max(lo, 0), qa)*int64(ow[2*k]) + min(max(hi, 0), qa)*int64(ow[2*k+1])
+	}
+	return out
+}
+
+// Logit converts Output's integer logit to a float.
+func (n *Net) Logit(out int64) float64 { return float64(out) / (float64(n.qa) * QO) }
+
+// Scale is the accumulator's 1.0 (a power of two): Lanes are float sums times Scale.
+func (n *Net) Scale() int { return int(n.qa) }

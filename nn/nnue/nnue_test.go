@@ -1,0 +1,344 @@
+package nnue
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+	"runtime"
+	"testing"
+
+	"colony/internal/cputime"
+	"colony/nn"
+)
+
+// testArch is Bacteria War's scheme (49 cells, encoder planes 0/1 pieces, 3 = O to move).
+func testArch(hidden, l1 int) Arch {
+	return Arch{Game: "test", EncoderVersion: 1, Cells: 49, Planes: 6, PiecePlanes: [2]int{0, 1},
+		ToMovePlane: 3, Hidden: hidden, L1: l1}
+}
+
+// randomPieces draws a position: each cell empty, player 0's or player 1's, with a density
+// drawn per position (openings to full boards).
+func randomPieces(rng *rand.Rand, cells int) ([2]uint64, int) {
+	var p [2]uint64
+	fill := rng.Float64()
+	for c := range cells {
+		if rng.Float64() < fill {
+			p[rng.IntN(2)] |= 1 << c
+		}
+	}
+	return p, rng.IntN(2)
+}
+
+// Quantization tolerance on the logit (tanh units; x300 = hundredths of a piece): the measured
+// worst case over 10,000 positions of the nets below is 0.044 (128 hidden, no L1, mean |logit|
+// 1.6), 0.022 and 0.024 (with L1); the mean error is below 0.01.
+const logitTolerance = 0.06
+
+func TestQuantizedMatchesFloat(t *testing.T) {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(32, 16)} {
+		m := NewRandom(a, 7)
+		// Random output weights cancel out; scale them so that logits are of the order of a
+		// trained net's (tanh 0.5..0.99).
+		for i := range m.Weights.OutW {
+			m.Weights.OutW[i] *= 20
+		}
+		net, err := Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		acc := net.NewAcc()
+		var worst, sum, spread float64
+		const N = 10000
+		for range N {
+			pieces, stm := randomPieces(rng, a.Cells)
+			net.Refresh(acc, pieces)
+			q := net.Logit(net.Output(acc, stm))
+			f := float64(m.Forward(pieces, stm))
+			d := math.Abs(q - f)
+			worst = max(worst, d)
+			sum += d
+			spread += math.Abs(f)
+		}
+		t.Logf("%s: |quantized - float| logit: max %.4f mean %.5f (mean |logit| %.3f)", a, worst, sum/N, spread/N)
+		if worst > logitTolerance {
+			t.Errorf("%s: quantized logit differs from the float one by up to %.4f > %v", a, worst, logitTolerance)
+		}
+		if spread/N < 5*logitTolerance {
+			t.Errorf("%s: the float logits are too small (mean %.3f) for the comparison to mean anything", a, spread/N)
+		}
+	}
+}
+
+// TestEvaluateScale checks Evaluate = logit * ScoreScale.
+func TestEvaluateScale(t *testing.T) {
+	m := NewRandom(testArch(64, 0), 3)
+	m.Meta["score_scale"] = "250"
+	net, err := Quantize(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if net.ScoreScale != 250 {
+		t.Fatalf("ScoreScale %d, want 250 from the metadata", net.ScoreScale)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	acc := net.NewAcc()
+	for range 1000 {
+		pieces, stm := randomPieces(rng, 49)
+		net.Refresh(acc, pieces)
+		want := net.Logit(net.Output(acc, stm)) * 250
+		if got := float64(net.Evaluate(acc, stm)); math.Abs(got-want) > 1.001 {
+			t.Fatalf("Evaluate %v, logit*250 = %v", got, want)
+		}
+	}
+}
+
+// randomChange picks a move-like change for player p on pieces: a piece appears on an empty
+// cell, maybe one of p's disappears, some of the other player's turn.
+func randomChange(rng *rand.Rand, pieces [2]uint64, p int) (to, from int, flips uint64, ok bool) {
+	empty := (uint64(1)<<49 - 1) &^ (pieces[0] | pieces[1])
+	if empty == 0 {
+		return 0, 0, 0, false
+	}
+	k := rng.IntN(bits.OnesCount64(empty))
+	for range k {
+		empty &= empty - 1
+	}
+	to = bits.TrailingZeros64(empty)
+	from = -1
+	if own := pieces[p]; own != 0 && rng.IntN(2) == 0 {
+		from = bits.TrailingZeros64(own)
+	}
+	for b := pieces[p^1]; b != 0; b &= b - 1 {
+		if rng.IntN(3) == 0 {
+			flips |= b & -b
+		}
+	}
+	return to, from, flips, true
+}
+
+func TestMoveEqualsRefresh(t *testing.T) {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32)} {
+		net, err := Quantize(NewRandom(a, 11), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		acc, fresh, before := net.NewAcc(), net.NewAcc(), net.NewAcc()
+		for range 200 {
+			var pieces [2]uint64
+			net.Refresh(acc, pieces)
+			p := 0
+			for range 60 {
+				to, from, flips, ok := randomChange(rng, pieces, p)
+				if !ok {
+					break
+				}
+				copy(before, acc)
+				net.Move(acc, acc, p, to, from, flips)
+				pieces[p] |= 1<<to | flips
+				pieces[p^1] &^= flips
+				if from >= 0 {
+					pieces[p] &^= 1 << from
+				}
+				net.Refresh(fresh, pieces)
+				if !slicesEqual(acc, fresh) {
+					t.Fatalf("%s: accumulator after a move differs from a fresh one", a)
+				}
+				net.Unmove(fresh, p, to, from, flips)
+				if !slicesEqual(fresh, before) {
+					t.Fatalf("%s: Unmove does not restore the accumulator", a)
+				}
+				p ^= 1
+			}
+		}
+	}
+}
+
+func slicesEqual(a, b Acc) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// TestLanesMatchFloat checks the accumulator lanes against the float accumulator (an error in
+// the packing would show here first).
+func TestLanesMatchFloat(t *testing.T) {
+	a := testArch(32, 0)
+	m := NewRandom(a, 5)
+	net, _ := Quantize(m, 0)
+	rng := rand.New(rand.NewPCG(9, 9))
+	acc := net.NewAcc()
+	lanes := make([]int16, 2*a.Hidden)
+	for range 500 {
+		pieces, _ := randomPieces(rng, a.Cells)
+		net.Refresh(acc, pieces)
+		net.Lanes(acc, lanes)
+		for p := range 2 {
+			for j := range a.Hidden {
+				f := m.Weights.FTBias[j]
+				for c := range a.Cells {
+					switch {
+					case pieces[p]>>c&1 != 0:
+						f += m.Weights.FT[c*a.Hidden+j]
+					case pieces[p^1]>>c&1 != 0:
+						f += m.Weights.FT[(a.Cells+c)*a.Hidden+j]
+					}
+				}
+				if d := math.Abs(float64(lanes[p*a.Hidden+j]) - float64(f)*float64(net.Scale())); d > float64(net.Scale())/10 {
+					t.Fatalf("lane %d of perspective %d: %d, float %v x 255", j, p, lanes[p*a.Hidden+j], f)
+				}
+			}
+		}
+	}
+}
+
+func TestQuantizeRefusesLargeWeights(t *testing.T) {
+	m := NewRandom(testArch(32, 0), 1)
+	for i := range m.Weights.FT {
+		m.Weights.FT[i] = 30 // 49 cells x 30 x 2^6 > 32767 at the coarsest scale
+	}
+	if _, err := Quantize(m, 0); err == nil || !strings.Contains(err.Error(), "int16") {
+		t.Fatalf("Quantize of weights that overflow int16: err %v", err)
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32)} {
+		net, _ := Quantize(NewRandom(a, 2), 0)
+		acc, child := net.NewAcc(), net.NewAcc()
+		pieces := [2]uint64{0x1F0F, 0xE0F0}
+		net.Refresh(acc, pieces)
+		var sink int32
+		allocs := testing.AllocsPerRun(1000, func() {
+			net.Move(child, acc, 0, 30, 12, 1<<4|1<<5)
+			sink += net.Evaluate(child, 1)
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per move+evaluate", a, allocs)
+		}
+		_ = sink
+	}
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	m := NewRandom(testArch(64, 32), 4)
+	m.Step = 1234
+	m.Meta["note"] = "x"
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	got, err := Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Arch != m.Arch || got.Step != 1234 || got.Meta["note"] != "x" || got.SHA256() != m.SHA256() {
+		t.Fatalf("round trip changed the model: %+v step %d", got.Arch, got.Step)
+	}
+	// The convnet loader refuses it, naming the tag.
+	if _, err := nn.Read(bytes.NewReader(b)); err == nil || !strings.Contains(err.Error(), nn.ArchNNUE) {
+		t.Fatalf("nn.Read of an nnue file: err %v", err)
+	}
+	// Damage anywhere is refused.
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"truncated", b[:len(b)-3], "truncated"},
+		{"trailing", append(append([]byte{}, b...), 0), "trailing"},
+		{"flipped weight", flip(b, len(b)-5), "checksum"},
+		{"other tag", retag(b, "nnue-xx"), "nnue-xx"},
+		{"bad magic", flip(b, 0), "magic"},
+	} {
+		if _, err := Read(bytes.NewReader(c.b)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestReadRefusesConvnet(t *testing.T) {
+	cm := nn.NewRandom(nn.Arch{Game: "test", EncoderVersion: 1, Planes: 6, Height: 7, Width: 7, Blocks: 1,
+		Channels: 8, PolicyChannels: 2, PolicySize: 10, ValueChannels: 1, ValueHidden: 8, NumPlayers: 2}, 1)
+	var buf bytes.Buffer
+	if err := cm.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(&buf); err == nil || !strings.Contains(err.Error(), nn.ArchConvNet) {
+		t.Fatalf("nnue.Read of a convnet file: err %v", err)
+	}
+}
+
+func flip(b []byte, i int) []byte {
+	c := append([]byte{}, b...)
+	c[i] ^= 0x40
+	return c
+}
+
+func retag(b []byte, tag string) []byte {
+	c := append([]byte{}, b[:14]...)
+	c = append(c, tag...)
+	return append(c, b[14+len(nn.ArchNNUE):]...)
+}
+
+func TestPiecesFromInput(t *testing.T) {
+	a := testArch(16, 0)
+	in := make([]float32, a.Planes*a.Cells)
+	in[0*49+3], in[1*49+40], in[3*49+0] = 1, 1, 1
+	p, stm, err := a.Pieces(in)
+	if err != nil || p[0] != 1<<3 || p[1] != 1<<40 || stm != 0 {
+		t.Fatalf("Pieces: %x %x stm %d err %v", p[0], p[1], stm, err)
+	}
+	in[3*49+0] = 0
+	if _, stm, _ = a.Pieces(in); stm != 1 {
+		t.Fatalf("stm %d with the O-to-move plane clear", stm)
+	}
+}
+
+func benchNet(b *testing.B, a Arch) {
+	net, err := Quantize(NewRandom(a, 2), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	const K = 256
+	accs := make([]Acc, K)
+	for i := range accs {
+		pieces, _ := randomPieces(rng, 49)
+		accs[i] = net.NewAcc()
+		net.Refresh(accs[i], pieces)
+	}
+	child := net.NewAcc()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, _ := cputime.Thread()
+	b.ResetTimer()
+	var sink int32
+	for i := 0; b.Loop(); i++ {
+		net.Move(child, accs[i%K], i&1, 24, -1, 1<<17|1<<31)
+		sink += net.Evaluate(child, i&1)
+	}
+	b.StopTimer()
+	if c1, ok := cputime.Thread(); ok {
+		cpu := (c1 - c0).Seconds()
+		b.ReportMetric(cpu*1e9/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(b.N)/cpu, "evals/cpu-s")
+	}
+	_ = sink
+}
+
+// BenchmarkMoveEval: one incremental update (a placement and two conversions) and one
+// evaluation, the work of a leaf.
+func BenchmarkMoveEval128(b *testing.B)   { benchNet(b, testArch(128, 0)) }
+func BenchmarkMoveEval64(b *testing.B)    { benchNet(b, testArch(64, 0)) }
+func BenchmarkMoveEval64x32(b *testing.B) { benchNet(b, testArch(64, 32)) }
+func BenchmarkMoveEval32x16(b *testing.B) { benchNet(b, testArch(32, 16)) }
+func BenchmarkMoveEval256(b *testing.B)   { benchNet(b, testArch(256, 0)) }
