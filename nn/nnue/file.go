@@ -148,9 +148,18 @@ func (r *reader) full(field string, p []byte) {
 	}
 }
 
-func (r *reader) u16(f string) uint16 { r.full(f, r.buf[:2]); return binary.LittleEndian.Uint16(r.buf[:2]) }
-func (r *reader) u32(f string) uint32 { r.full(f, r.buf[:4]); return binary.LittleEndian.Uint32(r.buf[:4]) }
-func (r *reader) u64(f string) uint64 { r.full(f, r.buf[:8]); return binary.LittleEndian.Uint64(r.buf[:8]) }
+func (r *reader) u16(f string) uint16 {
+	r.full(f, r.buf[:2])
+	return binary.LittleEndian.Uint16(r.buf[:2])
+}
+func (r *reader) u32(f string) uint32 {
+	r.full(f, r.buf[:4])
+	return binary.LittleEndian.Uint32(r.buf[:4])
+}
+func (r *reader) u64(f string) uint64 {
+	r.full(f, r.buf[:8])
+	return binary.LittleEndian.Uint64(r.buf[:8])
+}
 
 // Read decodes and checks a model file: magic, versions, architecture tag, arch sanity, weight
 // count, truncation, trailing bytes and the weights' SHA-256. The error names what is wrong.

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"strings"
 	"runtime"
+	"strings"
 	"testing"
 
 	"colony/internal/cputime"
