@@ -9,40 +9,71 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
+	"colony/internal/procstart"
 )
 
 const (
 	// Limit is the controller's time per move, process start included.
 	Limit = 100 * time.Millisecond
-	// MoveTime is what the engine may search: Limit less the agent's process start (about
-	// 5 ms; a process that does nothing else, greedy, answers in 4.4 ms at the median) and a
-	// margin for a loaded machine (on this repository's 2-core machine at load 4.7 the
-	// greedy program's 99th percentile was 83 ms: see game/slime/README.md).
-	MoveTime = 45 * time.Millisecond
-	// Deadline is when, counted from Answer's start, the fallback move is printed if the
-	// engine has not answered (an engine that overruns its time, or hangs): 35 ms before
+	// MoveTime is when the engine's search must end, counted from the process's start as the
+	// kernel records it (procstart: before the Go runtime and this program's initialisation,
+	// which a loaded machine can delay by tens of milliseconds; the kernel's 10 ms ticks put
+	// that start up to 10 ms early, so the search ends 40 to 50 ms after the true start). The
+	// rest of Limit is the margin for printing, the controller's side of the process start
+	// and a loaded machine (on this repository's 2-core machine at load 4.7 the greedy
+	// program's 99th percentile was 83 ms: see game/slime/README.md).
+	MoveTime = 50 * time.Millisecond
+	// Deadline is when, counted from the same start, the fallback move is printed if the
+	// engine has not answered (an engine that overruns its time, or hangs): 30 ms before
 	// Limit.
-	Deadline = 65 * time.Millisecond
+	Deadline = 70 * time.Millisecond
+	// MinSearch: with less search time than this left when the position has been read (the
+	// process started late), the fallback move is printed at once.
+	MinSearch = 5 * time.Millisecond
+	// memoryLimit caps the heap while the collector is off (Answer turns it off: a process
+	// that lives for one move has no use for it).
+	memoryLimit = 1 << 30
 )
+
+// started is when this move's time began: the process's start when the process was started
+// for this move (its command line ends with the position args), else now (a long-running
+// caller: a test, an in-process referee).
+func started(now time.Time, args []string) time.Time {
+	if len(os.Args) < len(args) || !slices.Equal(os.Args[len(os.Args)-len(args):], args) {
+		return now
+	}
+	if d, ok := procstart.Elapsed(); ok {
+		return now.Add(-d)
+	}
+	return now
+}
 
 // Name is the protocol's name (agent -protocol).
 const Name = "koth"
 
 // Answer reads the position from args (exactly one argument) and prints the move of the
-// engine that build makes, searched for MoveTime, as "r1 c1 r2 c2\n". It never prints an
-// illegal move: a move the engine gets wrong, an engine that cannot be built, fails or is
-// late is replaced by GreedySlime's move (computed first, in microseconds). A pass is
+// engine that build makes, searched until MoveTime after the start (see started), as
+// "r1 c1 r2 c2\n". It never prints an illegal move: a move the engine gets wrong, an engine
+// that cannot be built, fails or is late, and a process that starts too late to search, get
+// GreedySlime's move (computed first, in microseconds). The collector is off while it runs. A pass is
 // printed as "0 0 0 0" (which the controller reads as an invalid move: a pass), only when
 // the engine passes, which it does only where the position offers a pass. A position that
 // cannot be read gets "0 0 0 0" too, and an error.
 func Answer(args []string, out, log io.Writer, engineName string, build func() (engine.Engine[slime.Position, slime.Move], error), _ uint64) error {
-	start := time.Now()
+	start := started(time.Now(), args)
+	// No collection in a process that lives for one move (a cycle would take CPU from the
+	// search and the exit); the limit collects only if something runs away.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit))
 	if len(args) != 1 {
 		fmt.Fprintln(out, slime.Pass)
 		return fmt.Errorf("koth: want one argument, the position \"P,row0,row1,...\", got %q", strings.Join(args, " "))
@@ -71,6 +102,11 @@ func Answer(args []string, out, log io.Writer, engineName string, build func() (
 // think runs the engine in a goroutine and returns its move, or fallback at Deadline.
 func think(p slime.Position, engineName string, build func() (engine.Engine[slime.Position, slime.Move], error), start time.Time, fallback slime.Move, log io.Writer) slime.Move {
 	done := make(chan slime.Move, 1)
+	if left := MoveTime - time.Since(start); left < MinSearch {
+		fmt.Fprintf(log, "koth: late: %v since the process started, %v left to search: playing %v\n",
+			time.Since(start).Round(time.Millisecond), left.Round(time.Millisecond), fallback)
+		return fallback
+	}
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -92,7 +128,7 @@ func think(p slime.Position, engineName string, build func() (engine.Engine[slim
 	case m := <-done:
 		return m
 	case <-t.C:
-		fmt.Fprintf(log, "koth: engine %s did not answer within %v: playing %v\n", engineName, Deadline, fallback)
+		fmt.Fprintf(log, "koth: late: engine %s did not answer within %v: playing %v\n", engineName, Deadline, fallback)
 		return fallback
 	}
 }
