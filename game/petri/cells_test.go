@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestCellsLegal: every program answers BEGIN with a valid species and never plays an
@@ -51,18 +52,34 @@ func match(a, b Cell, n, w, h int, rules Rules, seed uint64) (win, draw, loss in
 	return
 }
 
-// TestMatches (PETRI_GAMES=N) plays colony against each baseline in process.
+// TestMatches (PETRI_GAMES=N) plays a cell program (PETRI_CELL, default colony) against every
+// other one in process, N games each under both rule readings on 10x4 and 20x10
+// (PETRI_RULES=driver|page, PETRI_SIZE=WxH and PETRI_OPP=name narrow it).
 func TestMatches(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("PETRI_GAMES"))
 	if n == 0 || testing.Short() {
 		t.Skip("PETRI_GAMES=N runs the in-process matches")
 	}
-	me, _ := CellByName("colony")
+	name := cmp.Or(os.Getenv("PETRI_CELL"), "colony")
+	me, ok := CellByName(name)
+	if !ok {
+		t.Fatalf("no cell program %q", name)
+	}
 	for _, rules := range []Rules{DriverRules, PageRules} {
+		if r := os.Getenv("PETRI_RULES"); r != "" && r != rules.String() {
+			continue
+		}
 		for _, size := range [][2]int{{10, 4}, {20, 10}} {
-			for _, opp := range Cells[1:] {
+			if sz := os.Getenv("PETRI_SIZE"); sz != "" && sz != fmt.Sprintf("%dx%d", size[0], size[1]) {
+				continue
+			}
+			for _, opp := range Cells {
+				if opp.Name == me.Name || (os.Getenv("PETRI_OPP") != "" && os.Getenv("PETRI_OPP") != opp.Name) {
+					continue
+				}
+				start := time.Now()
 				w, d, l, inv := match(me, opp, n, size[0], size[1], rules, 1)
-				fmt.Printf("%s %dx%d colony vs %s: %d-%d-%d invalid %v\n", rules, size[0], size[1], opp.Name, w, d, l, inv)
+				fmt.Printf("%s %dx%d %s vs %s: %d-%d-%d invalid %v (%.0fs)\n", rules, size[0], size[1], me.Name, opp.Name, w, d, l, inv, time.Since(start).Seconds())
 			}
 		}
 	}
