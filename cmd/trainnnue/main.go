@@ -1,0 +1,77 @@
+// Command trainnnue fits a game's efficiently updatable evaluator (colony/nn/nnue) on
+// self-play shards (train.RunNNUE): value regression against each example's value target of
+// the side to move.
+//
+//	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0] -steps N
+//	          [-batch 1024] [-lr 2e-3] [-window K] [-csv FILE] [-every 1000] [-score-scale 300]
+//
+// The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
+// stopped run is continued with -model set to that file.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"colony/registry"
+	"colony/train"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("trainnnue", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
+	hidden := fs.Int("hidden", 128, "accumulator width per perspective of a fresh net (multiple of 16)")
+	l1 := fs.Int("l1", 0, "hidden dense units after the accumulators of a fresh net (0: none)")
+	var c train.NNUEConfig
+	fs.StringVar(&c.Model, "model", "", "start model (default: a fresh net)")
+	fs.StringVar(&c.Shards, "shards", "", "shard directory (required)")
+	fs.StringVar(&c.Out, "out", "", "output model file (required)")
+	fs.IntVar(&c.Window, "window", 2_000_000, "newest examples sampled from")
+	fs.Int64Var(&c.Refresh, "refresh", 0, "rescan the shards every this many steps (0: never)")
+	fs.Int64Var(&c.Steps, "steps", 10000, "updates past the start model's step")
+	fs.IntVar(&c.Batch, "batch", 1024, "batch size")
+	fs.Float64Var(&c.LR, "lr", 2e-3, "Adam learning rate (cosine to lr/20)")
+	fs.Float64Var(&c.WeightDecay, "wd", 0, "L2 on the weight matrices")
+	fs.Int64Var(&c.Every, "every", 1000, "write the model every this many steps")
+	fs.StringVar(&c.CSV, "csv", "", "per-step loss CSV")
+	fs.Int64Var(&c.LogEvery, "log", 200, "a progress line every this many steps")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
+	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || c.Shards == "" || c.Out == "" {
+		fmt.Fprintln(stderr, "trainnnue: -shards and -out are required, and no positional arguments")
+		return 2
+	}
+	g, err := registry.Lookup(*game)
+	if err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 2
+	}
+	c.Game, c.Symmetries = g.Info(), g.Symmetries()
+	if c.Model == "" {
+		if c.Arch, err = registry.NNUEArch(*game, *hidden, *l1); err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
+	}
+	if _, err := train.RunNNUE(ctx, c, stderr); err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 1
+	}
+	return 0
+}

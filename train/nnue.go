@@ -1,0 +1,422 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"colony/data"
+	"colony/games"
+	"colony/nn/nnue"
+)
+
+// NNUEConfig describes the training of a sparse-accumulator net (colony/nn/nnue) on shards:
+// value regression only (the net has no policy), against each example's value target of the
+// side to move. Zero fields get the defaults noted.
+type NNUEConfig struct {
+	Game       games.Info
+	Symmetries games.Symmetries // augmentation (nil: none)
+
+	Arch  nnue.Arch // the net of a fresh run (ignored when Model is set)
+	Model string    // start model file ("": a fresh net of Arch from Seed)
+
+	Shards  string // shard directory (required)
+	Window  int    // newest examples sampled from (default DefaultWindow)
+	Refresh int64  // rescan the shards every this many steps (0: never)
+
+	Steps       int64   // updates past the start model's step
+	Batch       int     // default 1024
+	LR          float64 // Adam, cosine from LR to LR/20 over Steps (default 2e-3)
+	WeightDecay float64 // L2 on the weight matrices (default 0)
+	Seed        uint64
+
+	// ScoreScale is stored in the model's metadata ("score_scale"): the shards' value targets
+	// mix tanh(score/ScoreScale), so the logit times ScoreScale is a search score (default
+	// nnue.DefaultScoreScale).
+	ScoreScale int
+
+	Out      string // the trained model (required); also written every Every steps
+	Every    int64  // default 1000
+	CSV      string // per-step loss CSV ("": none)
+	LogEvery int64
+}
+
+// nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
+// feature rows in, the value (tanh of the logit) out, and the MSE against the targets.
+type nnueGraph struct {
+	g          *G.ExprGraph
+	us, them   *G.Node // (B, Features)
+	target     *G.Node // (B, 1)
+	logit      *G.Node // (B, 1)
+	loss       *G.Node
+	learnables G.Nodes
+	decay      []bool
+}
+
+// creluNode is min(max(x, 0), 1) = relu(x) - relu(x-1).
+func creluNode(x *G.Node) (*G.Node, error) {
+	a, err := G.Rectify(x)
+	if err != nil {
+		return nil, err
+	}
+	s, err := G.Sub(x, G.NewConstant(float32(1)))
+	if err != nil {
+		return nil, err
+	}
+	b, err := G.Rectify(s)
+	if err != nil {
+		return nil, err
+	}
+	return G.Sub(a, b)
+}
+
+func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
+	a := m.Arch
+	n := &nnueGraph{g: G.NewGraph()}
+	param := func(t nnue.Tensor, decay bool) *G.Node {
+		d := append([]float32(nil), (*t.Data)...)
+		v := tensor.New(tensor.WithShape(t.Rows, t.Cols), tensor.WithBacking(d))
+		node := G.NewMatrix(n.g, tensor.Float32, G.WithShape(t.Rows, t.Cols), G.WithName(t.Name), G.WithValue(v))
+		n.learnables = append(n.learnables, node)
+		n.decay = append(n.decay, decay)
+		return node
+	}
+	ts := m.Weights.Tensors(a)
+	ft, ftb := param(ts[0], true), param(ts[1], false)
+	var l1w, l1b *G.Node
+	k := 2
+	if a.L1 > 0 {
+		l1w, l1b = param(ts[2], true), param(ts[3], false)
+		k = 4
+	}
+	ow, ob := param(ts[k], true), param(ts[k+1], false)
+
+	F := a.Features()
+	n.us = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, F), G.WithName("us"))
+	n.them = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, F), G.WithName("them"))
+	var err error
+	do := func(x *G.Node, e error) *G.Node {
+		if err == nil && e != nil {
+			err = e
+		}
+		return x
+	}
+	dense := func(x, w, b *G.Node) *G.Node {
+		if err != nil {
+			return nil
+		}
+		y := do(G.Mul(x, w))
+		if err != nil {
+			return nil
+		}
+		return do(G.BroadcastAdd(y, b, nil, []byte{0}))
+	}
+	half := func(x *G.Node) *G.Node {
+		y := dense(x, ft, ftb)
+		if err != nil {
+			return nil
+		}
+		return do(creluNode(y))
+	}
+	hu, ht := half(n.us), half(n.them)
+	if err != nil {
+		return nil, err
+	}
+	x := do(G.Concat(1, hu, ht))
+	if a.L1 > 0 {
+		x = dense(x, l1w, l1b)
+		if err == nil {
+			x = do(creluNode(x))
+		}
+	}
+	n.logit = dense(x, ow, ob)
+	if err != nil {
+		return nil, fmt.Errorf("train: nnue graph: %w", err)
+	}
+	n.target = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, 1), G.WithName("target"))
+	v := do(G.Tanh(n.logit))
+	d := do(G.Sub(v, n.target))
+	if err == nil {
+		d = do(G.Square(d))
+	}
+	if err == nil {
+		n.loss = do(G.Mean(d))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("train: nnue graph: %w", err)
+	}
+	if _, err := G.Grad(n.loss, n.learnables...); err != nil {
+		return nil, fmt.Errorf("train: nnue gradients: %w", err)
+	}
+	return n, nil
+}
+
+// NNUETrainer fits an nnue.Model: a gorgonia graph for one batch size, Adam in place.
+type NNUETrainer struct {
+	m        *nnue.Model
+	net      *nnueGraph
+	vm       G.VM
+	opt      *optimizer
+	cfg      Config
+	batch    int
+	step     int64
+	us, them []float32
+	target   []float32
+	usT      *tensor.Dense
+	themT    *tensor.Dense
+	targetT  *tensor.Dense
+	ws, gs   [][]float32
+}
+
+// NewNNUETrainer builds a trainer from m's weights (m itself is not changed until Model).
+func NewNNUETrainer(m *nnue.Model, cfg Config) (*NNUETrainer, error) {
+	if err := m.CheckShapes(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	B := cfg.Batch
+	g, err := buildNNUEGraph(m, B)
+	if err != nil {
+		return nil, err
+	}
+	F := m.Arch.Features()
+	t := &NNUETrainer{m: m, net: g, cfg: cfg, batch: B, step: m.Step,
+		us: make([]float32, B*F), them: make([]float32, B*F), target: make([]float32, B)}
+	t.usT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.us))
+	t.themT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.them))
+	t.targetT = tensor.New(tensor.WithShape(B, 1), tensor.WithBacking(t.target))
+	t.vm = G.NewTapeMachine(g.g, G.BindDualValues(g.learnables...))
+	sizes := make([]int, len(g.learnables))
+	for i, n := range g.learnables {
+		sizes[i] = n.Shape().TotalSize()
+	}
+	t.opt = newOptimizer(Adam, sizes)
+	t.ws, t.gs = make([][]float32, len(sizes)), make([][]float32, len(sizes))
+	return t, nil
+}
+
+// Close releases the machine.
+func (t *NNUETrainer) Close() error { return t.vm.Close() }
+
+// Inputs are the batch buffers: for row i, us[i*F:] and them[i*F:] the two perspectives'
+// feature rows (see nnue.Arch.Activations) and target[i] the side to move's value.
+func (t *NNUETrainer) Inputs() (us, them, target []float32) { return t.us, t.them, t.target }
+
+// run runs the graph forward and backward on the batch buffers; it returns the loss.
+func (t *NNUETrainer) run() (float64, error) {
+	defer t.vm.Reset()
+	for _, l := range []struct {
+		n *G.Node
+		v *tensor.Dense
+	}{{t.net.us, t.usT}, {t.net.them, t.themT}, {t.net.target, t.targetT}} {
+		if err := G.Let(l.n, l.v); err != nil {
+			return 0, fmt.Errorf("train: nnue feed: %w", err)
+		}
+	}
+	for _, g := range t.gs {
+		clear(g)
+	}
+	if err := t.vm.RunAll(); err != nil {
+		return 0, fmt.Errorf("train: nnue run: %w", err)
+	}
+	for i, n := range t.net.learnables {
+		t.ws[i] = n.Value().Data().([]float32)
+		g, err := n.Grad()
+		if err != nil {
+			return 0, err
+		}
+		t.gs[i] = g.Data().([]float32)
+	}
+	return float64(t.net.loss.Value().Data().(float32)), nil
+}
+
+// Logits runs the graph on the batch buffers and returns the logits (for tests).
+func (t *NNUETrainer) Logits() ([]float32, error) {
+	if _, err := t.run(); err != nil {
+		return nil, err
+	}
+	return append([]float32(nil), t.net.logit.Value().Data().([]float32)...), nil
+}
+
+// Step applies one Adam update on the batch buffers and returns the MSE before it.
+func (t *NNUETrainer) Step() (float64, error) {
+	loss, err := t.run()
+	if err != nil {
+		return 0, err
+	}
+	addL2(t.cfg.l2(), t.ws, t.gs, t.net.decay)
+	t.opt.step(&t.cfg, t.cfg.LRAt(t.step), t.ws, t.gs)
+	t.step++
+	return loss, nil
+}
+
+// Model returns the trained weights as a model (a copy).
+func (t *NNUETrainer) Model() *nnue.Model {
+	m := nnue.NewModel(t.m.Arch)
+	for k, v := range t.m.Meta {
+		m.Meta[k] = v
+	}
+	m.Step = t.step
+	for i, ts := range m.Weights.Tensors(m.Arch) {
+		copy(*ts.Data, t.net.learnables[i].Value().Data().([]float32))
+	}
+	return m
+}
+
+// RunNNUE trains an nnue net on the newest examples of a shard directory and writes it to
+// cfg.Out (every cfg.Every steps too, so a stopped run is continued with Model = Out).
+func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, error) {
+	if logw == nil {
+		logw = io.Discard
+	}
+	lg := log.New(logw, "train nnue: ", log.Ltime)
+	if cfg.Shards == "" || cfg.Out == "" {
+		return nil, errors.New("train: nnue: shards and out are required")
+	}
+	if cfg.Window == 0 {
+		cfg.Window = DefaultWindow
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = 1024
+	}
+	if cfg.LR == 0 {
+		cfg.LR = 2e-3
+	}
+	if cfg.Every == 0 {
+		cfg.Every = 1000
+	}
+	if cfg.ScoreScale == 0 {
+		cfg.ScoreScale = nnue.DefaultScoreScale
+	}
+	var m *nnue.Model
+	if cfg.Model != "" {
+		var err error
+		if m, err = nnue.Load(cfg.Model); err != nil {
+			return nil, err
+		}
+		lg.Printf("start: %s (%s, step %d)", cfg.Model, m.Arch, m.Step)
+	} else {
+		if err := cfg.Arch.Validate(); err != nil {
+			return nil, err
+		}
+		m = nnue.NewRandom(cfg.Arch, cfg.Seed)
+		lg.Printf("start: a fresh %s net (seed %d)", m.Arch, cfg.Seed)
+	}
+	if err := m.CheckFor(cfg.Game.Name, cfg.Game.EncoderVersion); err != nil {
+		return nil, err
+	}
+	if m.Arch.Planes*m.Arch.Cells != cfg.Game.InputSize() {
+		return nil, fmt.Errorf("train: nnue arch reads %d inputs, %s encodes %d", m.Arch.Planes*m.Arch.Cells, cfg.Game.Name, cfg.Game.InputSize())
+	}
+	tc := Config{Batch: cfg.Batch, LR: cfg.LR, Schedule: Cosine, MinLR: cfg.LR / 20, WeightDecay: cfg.WeightDecay,
+		ScheduleStart: m.Step, TotalSteps: max(cfg.Steps, 1), Seed: cfg.Seed}
+	if cfg.WeightDecay == 0 {
+		tc.WeightDecay = -1
+	}
+	t, err := NewNNUETrainer(m, tc)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	win, err := data.NewWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
+		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := win.Refresh()
+	if err != nil {
+		return nil, err
+	}
+	lg.Printf("window: %d examples from %d shards (%d damaged skipped)", win.Len(), rep.Loaded, rep.Corrupt)
+	if win.Len() == 0 {
+		return nil, fmt.Errorf("train: no examples for %s in %s", cfg.Game.Name, cfg.Shards)
+	}
+	var csv *LossLog
+	if cfg.CSV != "" {
+		if csv, err = OpenLossLog(cfg.CSV, t.step); err != nil {
+			return nil, err
+		}
+		defer csv.Close()
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6e6e7565))
+	var exs []data.Example
+	a := m.Arch
+	F := a.Features()
+	save := func() error {
+		out := t.Model()
+		out.Meta["score_scale"] = strconv.Itoa(cfg.ScoreScale)
+		out.Meta["train.shards"] = cfg.Shards
+		out.Meta["train.batch"] = strconv.Itoa(cfg.Batch)
+		out.Meta["train.lr"] = strconv.FormatFloat(cfg.LR, 'g', -1, 64)
+		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
+		m = out
+		return out.Save(cfg.Out)
+	}
+	target := m.Step + cfg.Steps
+	began, first := time.Now(), t.step
+	var sum float64
+	var n int
+	for t.step < target {
+		if ctx.Err() != nil {
+			if err := save(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w at step %d; %s saved: continue with it as the start model", ErrInterrupted, t.step, cfg.Out)
+		}
+		if cfg.Refresh > 0 && t.step > first && t.step%cfg.Refresh == 0 {
+			if rep, err := win.Refresh(); err != nil {
+				return nil, err
+			} else if rep.Loaded > 0 {
+				lg.Printf("window refreshed: %d examples (%d new shards)", win.Len(), rep.Loaded)
+			}
+		}
+		if exs, err = win.Sample(rng, cfg.Batch, exs); err != nil {
+			return nil, err
+		}
+		us, them, tg := t.Inputs()
+		for i := range exs {
+			pieces, stm, err := a.Pieces(exs[i].Input)
+			if err != nil {
+				return nil, err
+			}
+			a.Activations(pieces, stm, us[i*F:(i+1)*F], them[i*F:(i+1)*F])
+			tg[i] = exs[i].Values[stm]
+		}
+		loss, err := t.Step()
+		if err != nil {
+			return nil, err
+		}
+		if csv != nil {
+			if err := csv.Write(StepStats{Step: t.step, Total: loss, Value: loss, LR: tc.LRAt(t.step - 1)}); err != nil {
+				return nil, err
+			}
+		}
+		sum += loss
+		n++
+		if cfg.LogEvery > 0 && (t.step%cfg.LogEvery == 0 || t.step == target) {
+			rate := float64(t.step-first) * float64(cfg.Batch) / time.Since(began).Seconds()
+			lg.Printf("step %d/%d value mse %.4f lr %.3g  %.0f samples/s", t.step, target, sum/float64(n), tc.LRAt(t.step-1), rate)
+			sum, n = 0, 0
+		}
+		if t.step%cfg.Every == 0 && t.step < target {
+			if err := save(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := save(); err != nil {
+		return nil, err
+	}
+	lg.Printf("wrote %s (step %d)", cfg.Out, m.Step)
+	return m, nil
+}
