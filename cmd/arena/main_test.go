@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +104,100 @@ func TestArenaHelpExitsZero(t *testing.T) {
 	fs.SetOutput(&bytes.Buffer{})
 	if code, _ := run(fs, []string{"-h"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
 		t.Errorf("-h: exit %d", code)
+	}
+}
+
+// TestArenaSlime: the King-of-the-Hill tournament through the command (-players, every seat
+// order, the JSON summary) with four copies of the deterministic greedy program (their own
+// fallback, so a stalled process plays the same move): every seat order replays the same
+// game, so each entry must be credited the same score in each seat, the game's.
+func TestArenaSlime(t *testing.T) {
+	arenaBin, _ := build(t)
+	agentBin := filepath.Join(t.TempDir(), "agent")
+	if b, err := exec.Command("go", "build", "-o", agentBin, "colony/cmd/agent").CombinedOutput(); err != nil {
+		t.Fatalf("go build agent: %v\n%s", err, b)
+	}
+	greedy := agentBin + " -game slime -engine greedy"
+	var cmds []string
+	for i := range 4 {
+		cmds = append(cmds, fmt.Sprintf("%s -seed %d", greedy, i+1))
+	}
+	out := t.TempDir()
+	args := []string{"-game", "slime", "-rounds", "1", "-parallel", "2", "-seed", "3", "-move-limit", "10s",
+		"-out", out, "-json", "-players", strings.Join(cmds, ";")}
+	games, orders, rounds := 24, 24, 1
+	if testing.Short() { // the entries' own order twice (about 240 processes instead of 1,500)
+		args = append(args, "-fixed-order", "-rounds", "2")
+		games, orders, rounds = 2, 1, 2
+	}
+	cmd := exec.Command(arenaBin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("arena: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var sum struct {
+		Games, Orders, Rounds int
+		Entries               []struct {
+			Command        string
+			Games          int
+			Score          float64
+			BySeat         []float64 `json:"by_seat"`
+			Moves, Invalid int
+		}
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatalf("last stdout line is not JSON: %v\n%s", err, stdout.String())
+	}
+	if sum.Games != games || sum.Orders != orders || sum.Rounds != rounds || len(sum.Entries) != 4 {
+		t.Fatalf("summary %+v", sum)
+	}
+	var game []float64 // the one game's score of each seat
+	for i, e := range sum.Entries {
+		if testing.Short() {
+			game = append(game, e.Score) // entry i always sits in seat i
+		} else if i == 0 {
+			game = e.BySeat
+		}
+	}
+	cells := 0.0
+	for _, v := range game {
+		cells += v
+	}
+	if len(game) != 4 || cells > 64 || cells < 4 || slices.Max(game) == slices.Min(game) {
+		t.Fatalf("seat scores %v", game)
+	}
+	for i, e := range sum.Entries {
+		want := slices.Clone(game)
+		if testing.Short() {
+			want = []float64{0, 0, 0, 0}
+			want[i] = game[i]
+		}
+		if e.Command != cmds[i] || e.Games != games || !slices.Equal(e.BySeat, want) || e.Invalid != 0 ||
+			(!testing.Short() && math.Abs(e.Score-cells/4) > 1e-9) {
+			t.Errorf("entry %c: %+v; want the seat scores %v", 'A'+i, e, want)
+		}
+	}
+	head := fmt.Sprintf("%d games (%d seat orders x %d rounds)", games, orders, rounds)
+	if !strings.Contains(stdout.String(), head) || !strings.Contains(stderr.String(), fmt.Sprintf("[%d/%d]", games, games)) {
+		t.Errorf("no summary or progress:\nstdout %s\nstderr %s", stdout.String(), stderr.String())
+	}
+	recs, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if len(recs) < games {
+		t.Errorf("%d records in %s", len(recs), out)
+	}
+	// Four entries are required, as -a -b -c -d or as a list of four.
+	for _, args := range [][]string{
+		{"-game", "slime", "-a", greedy, "-b", greedy},
+		{"-game", "slime", "-players", greedy + ";" + greedy + ";" + greedy},
+		{"-game", "slime", "-players", strings.Join(cmds, ";"), "-a", greedy},
+		{"-game", "slime", "-a", greedy, "-b", greedy, "-c", greedy, "-d", greedy, "-games", "4"},
+	} {
+		fs := flag.NewFlagSet("arena", flag.ContinueOnError)
+		fs.SetOutput(&bytes.Buffer{})
+		if code, err := run(fs, args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || code != 2 {
+			t.Errorf("%q: code %d, err %v", args[2:], code, err)
+		}
 	}
 }
