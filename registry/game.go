@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"colony/arena"
@@ -33,6 +34,16 @@ const untrainedBlocks, untrainedChannels = 4, 32
 type game[P games.Position[P, M], M games.Move] struct {
 	def     *games.Def[P, M]
 	engines map[string]games.EngineSpec[P, M]
+	// loaded caches the models read by loadModel, by -model path ("": the embedded best):
+	// the agent's check at start and the engine built after it read the file once (Slime's
+	// program is started for every move, and its model is most of that start).
+	mu     sync.Mutex
+	loaded map[string]loadedModel
+}
+
+type loadedModel struct {
+	m    *nn.Model
+	name string
 }
 
 func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P, M] {
@@ -204,7 +215,18 @@ func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {
 // loadModel reads the model of o (or the embedded best); with none given and none embedded it
 // warns on stderr and returns an untrained network.
 func (g *game[P, M]) loadModel(o games.EngineOptions) (*nn.Model, string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if l, ok := g.loaded[o.Model]; ok {
+		return l.m, l.name, nil
+	}
 	m, name, err := models.Load(g.def.Info, o.Model)
+	if err == nil {
+		if g.loaded == nil {
+			g.loaded = map[string]loadedModel{}
+		}
+		g.loaded[o.Model] = loadedModel{m, name}
+	}
 	if errors.Is(err, models.ErrNoModel) {
 		fmt.Fprintf(os.Stderr, "agent: mcts: no model file given and none embedded for %s: running with an UNTRAINED %dx%d network\n",
 			g.def.Info.Name, untrainedBlocks, untrainedChannels)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"colony/data"
+	"colony/nn"
 	"colony/registry"
 	"colony/selfplay"
 )
@@ -84,5 +87,34 @@ func TestSlimeValueTargets(t *testing.T) {
 	}
 	if w := st.Wins[0] + st.Wins[1] + st.Wins[2] + st.Wins[3]; w != wins || st.Draws != games-wins {
 		t.Errorf("stats: wins %v, draws %d; the shards have %d games with a single top share", st.Wins, st.Draws, wins)
+	}
+}
+
+// TestModelReadOnce: the agent's check at start and the engine built after it share one
+// reading of the model file (a process per move must not read it twice): with the file gone
+// after the check, the engine still gets its network.
+func TestModelReadOnce(t *testing.T) {
+	g, err := registry.Lookup("slime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.model")
+	if err := nn.NewRandom(nn.ArchFor(g.Info(), 1, 4), 1).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	o := g.Defaults()
+	o.Model = path
+	if err := g.CheckEngine("mcts", []string{"model"}, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.NewPlayer("mcts", o); err != nil {
+		t.Errorf("the engine read the model again: %v", err)
+	}
+	o.Model = path + ".other"
+	if err := g.CheckEngine("mcts", []string{"model"}, o); err == nil {
+		t.Error("a missing model file passed the check")
 	}
 }
