@@ -5,10 +5,11 @@
 package alphabeta
 
 import (
+	"math/bits"
 	"time"
 
 	"colony/engine"
-	"colony/engine/tt"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 )
 
@@ -23,27 +24,27 @@ type Options struct {
 }
 
 const (
-	defaultHashMB   = 64
-	defaultMoveTime = time.Second
-	maxPly          = 128
-	maxDepth        = 100
+	defaultHashMB = 64
+	maxPly        = 128
+	maxDepth      = 100
 )
+
+// config is Bacteria War's search configuration (engine/alphabeta).
+var config = ab.Config[ataxx.Move]{
+	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: ataxx.MaxMoves,
+	NoMove: ataxx.NoMove, Pass: ataxx.Pass,
+	WinScore: winScore, PlyStep: plyStep, WinBound: winBound,
+	HistSize: 4096, KillerBonus: [2]int32{3000, 2500}, KillerHistory: true, RootHistory: true,
+	Reductions: reductions, ReducePVLess: true, ReduceSides: 3, ReduceBelow: 1 << 30,
+	Aspiration: 40,
+	ReserveDiv: 4,
+}
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent
 // use.
 type Engine struct {
-	opts    Options
 	weights Weights
-	tt      tt.Table[ataxx.Move]
-	s       *searcher // allocated on the first search
-
-	// Test knobs: exactTT only cuts off on entries of exactly the wanted depth, so a fixed-depth
-	// search returns the same score with or without the table.
-	exactTT bool
-
-	lastDepth int
-	lastScore int32
-	lastNodes int64
+	ab      *ab.Engine[ataxx.Position, ataxx.Move, *hooks]
 }
 
 var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
@@ -57,10 +58,11 @@ func NewWithOptions(o Options) *Engine {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	e := &Engine{opts: o, weights: DefaultWeights}
+	e := &Engine{weights: DefaultWeights}
 	if o.Weights != nil {
 		e.weights = *o.Weights
 	}
+	e.ab = ab.New(config, ab.Options{HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes, NoLMR: o.NoLMR}, &hooks{w: &e.weights})
 	return e
 }
 
@@ -68,91 +70,39 @@ func NewWithOptions(o Options) *Engine {
 func (e *Engine) Name() string { return "alphabeta" }
 
 // NewGame clears the transposition table and the move-ordering statistics.
-func (e *Engine) NewGame() {
-	if e.tt.Allocated() {
-		e.tt.Clear()
-	}
-	if e.s != nil {
-		e.s.resetStats()
-	}
-}
+func (e *Engine) NewGame() { e.ab.NewGame() }
 
 // Stats returns the depth, score (hundredths of a piece, side to move) and node count of the
 // last search.
-func (e *Engine) Stats() (depth int, score int32, nodes int64) {
-	return e.lastDepth, e.lastScore, e.lastNodes
+func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
+
+// expectedMoves is how many own moves the clock is shared among: about half the empty cells
+// (every division fills one), at least 3, at most the moves the turn cap leaves.
+func expectedMoves(pos *ataxx.Position) int {
+	n := max((bits.OnesCount64(pos.Empty())+2)/2, 3)
+	if r := pos.OwnTurnsLeft(); r < n {
+		n = max(r, 1)
+	}
+	return n
 }
 
-// budget turns limits into a soft time (no new iteration once half of it is spent), a hard time
-// (abort the search), a depth and a node budget. Zero times mean no such limit.
-func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
-	depth, nodes = lim.Depth, lim.Nodes
-	if e.opts.Depth > 0 && (depth == 0 || e.opts.Depth < depth) {
-		depth = e.opts.Depth
-	}
-	if e.opts.Nodes > 0 && (nodes == 0 || e.opts.Nodes < nodes) {
-		nodes = e.opts.Nodes
-	}
-	switch {
-	case lim.MoveTime > 0:
-		// An exact move time is used in full: iterations go on until the hard stop.
-		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
-	case lim.MyTime > 0:
-		// The clock above the turn-cap reserve is shared among the moves; under it, a depth-1
-		// search answers at once.
-		left, ok := engine.Spendable(lim.MyTime, pos.OwnTurnsLeft())
-		if !ok {
-			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
-		}
-		soft, hard = clockBudget(pos, left, lim.MyInc)
-	case depth == 0 && nodes == 0:
-		hard = defaultMoveTime
-		soft = hard
-	}
-	return
-}
-
-// clockBudget budgets one move from the remaining whole-game time: a reserve is kept, the rest
-// is shared among the own moves expected to come (about half the empty cells: every division
-// fills one), with a hard cap of a few soft budgets and a third of what is left.
+// clockBudget budgets one move from the spendable whole-game time: a reserve is kept, the rest
+// is shared among the expected own moves, with a hard cap of a few soft budgets and a third of
+// what is left.
 func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	reserve := min(myTime/4, 300*time.Millisecond)
-	avail := myTime - reserve
-	empty := 0
-	for b := pos.Empty(); b != 0; b &= b - 1 {
-		empty++
-	}
-	movesLeft := max((empty+2)/2, 3)
-	if r := pos.OwnTurnsLeft(); r < movesLeft {
-		movesLeft = max(r, 1)
-	}
-	soft = avail/time.Duration(movesLeft) + inc*3/4
-	hard = min(soft*3, avail/3+inc*3/4)
-	soft = min(soft, hard)
-	if hard < time.Millisecond {
-		hard = time.Millisecond
-		soft = hard
-	}
-	return soft, hard
+	return ab.ClockSplit(myTime, inc, expectedMoves(pos), config.ReserveDiv)
 }
 
 // BestMove searches pos within lim and returns the best move found; Pass when the side to move
 // is stuck or the game is over.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.budget(&pos, lim)
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
-}
-
-// searcher returns the engine's searcher, allocating it and the table on first use.
-func (e *Engine) searcher() *searcher {
-	if e.s == nil {
-		e.s = newSearcher()
+	// The clock above the turn-cap reserve is shared among the moves.
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), expectedMoves(&pos))
+	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, nil); m != ataxx.NoMove {
+		return m
 	}
-	if !e.tt.Allocated() && e.opts.HashMB > 0 {
-		e.tt.Alloc(e.opts.HashMB, ataxx.NoMove)
-	}
-	return e.s
+	return ataxx.Pass
 }
 
 // WinBound: Score and Stats values at or beyond ±WinBound are proven wins and losses.
@@ -162,8 +112,4 @@ const WinBound = winBound
 // losses beyond ±12000) by a fixed-depth search: depth 0 is the static evaluation. It is meant
 // for many small calls (as a value estimate at the leaves of another search): no clock, no
 // iterative deepening, the table shared with BestMove. It does not allocate after the first call.
-func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
-	s := e.searcher()
-	s.begin(e, time.Time{}, 0, 0)
-	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true)
-}
+func (e *Engine) Score(pos *ataxx.Position, depth int) int32 { return e.ab.Score(*pos, depth) }

@@ -199,7 +199,7 @@ func TestTableKeepsScore(t *testing.T) {
 			continue
 		}
 		with := NewWithOptions(Options{HashMB: 4, NoLMR: true})
-		with.exactTT = true
+		with.ab.ExactTT = true
 		without := NewWithOptions(Options{HashMB: -1, NoLMR: true})
 		with.BestMove(p, engine.Limits{Depth: depth})
 		without.BestMove(p, engine.Limits{Depth: depth})
@@ -306,7 +306,7 @@ func TestNoAllocs(t *testing.T) {
 
 func TestConstructionIsCheap(t *testing.T) {
 	e := New()
-	if e.tt.Allocated() {
+	if e.ab.Allocated() {
 		t.Fatal("New allocated the table")
 	}
 }

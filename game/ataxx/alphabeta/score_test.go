@@ -8,17 +8,17 @@ import (
 )
 
 // negamax is the plain minimax value of p searched to depth with the same leaf and terminal
-// scores as the engine's searcher s: the reference for Score.
-func negamax(s *searcher, p ataxx.Position, depth, ply int) int32 {
+// scores as the engine's hooks h: the reference for Score.
+func negamax(h *hooks, p ataxx.Position, depth, ply int) int32 {
 	if p.Terminal() {
 		return terminalScore(&p, ply)
 	}
 	if depth <= 0 {
-		return s.leafScore(&p, p.Pieces(p.ToMove()), p.Pieces(p.ToMove()^1), ply)
+		return h.Leaf(p, ply)
 	}
-	best := -infinity
+	best := int32(-32000)
 	for _, m := range p.LegalMoves(nil) {
-		best = max(best, -negamax(s, p.Apply(m), depth-1, ply+1))
+		best = max(best, -negamax(h, p.Apply(m), depth-1, ply+1))
 	}
 	return best
 }
@@ -26,11 +26,11 @@ func negamax(s *searcher, p ataxx.Position, depth, ply int) int32 {
 func TestScoreIsMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	e := NewWithOptions(Options{HashMB: 4, NoLMR: true})
-	e.exactTT = true
+	e.ab.ExactTT = true
 	for i := range 60 {
 		p := randomPosition(rng, rng.IntN(40))
 		for depth := range 3 {
-			want := negamax(&searcher{w: &e.weights}, p, depth, 0)
+			want := negamax(&hooks{w: &e.weights}, p, depth, 0)
 			if got := e.Score(&p, depth); got != want {
 				t.Fatalf("position %d %s depth %d: Score %d, minimax %d", i, p, depth, got, want)
 			}

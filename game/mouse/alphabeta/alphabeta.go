@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/solve"
 )
@@ -38,27 +39,34 @@ const (
 )
 
 const (
-	defaultHashMB   = 32
-	defaultSolveMB  = 16
-	defaultMoveTime = time.Second
-	maxPly          = 160
-	maxDepth        = 120
+	defaultHashMB  = 32
+	defaultSolveMB = 16
+	maxPly         = 160
+	maxDepth       = 120
 )
+
+// config is Catch The Mouse's search configuration (engine/alphabeta). The history index
+// int(m)&16383 is the move's from and to cells (the team bit dropped: each side has its own
+// table).
+var config = ab.Config[mouse.Move]{
+	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: mouse.MaxMoves,
+	NoMove: mouse.NoMove, Pass: mouse.Pass,
+	WinScore: winScore, PlyStep: 1, WinBound: winBound,
+	HistSize: 1 << 14, KillerBonus: [2]int32{9000, 8500},
+	Reductions: reductions, ReduceSides: 1 << mouse.Team, ReduceBelow: 2000,
+	ReserveDiv: 5,
+}
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent
 // use.
 type Engine struct {
 	opts Options
-	tt   table
-	s    *searcher     // allocated on the first search
+	h    *hooks
+	ab   *ab.Engine[mouse.Position, mouse.Move, *hooks]
 	pr   *solve.Solver // the prover, allocated on its first use
 
 	veto  [mouse.MaxMoves]mouse.Move // root moves the prover showed to lose
 	nveto int
-
-	lastDepth int
-	lastScore int32
-	lastNodes int64
 }
 
 var _ engine.Engine[mouse.Position, mouse.Move] = (*Engine)(nil)
@@ -75,7 +83,10 @@ func NewWithOptions(o Options) *Engine {
 	if o.SolveMB == 0 {
 		o.SolveMB = defaultSolveMB
 	}
-	return &Engine{opts: o}
+	h := &hooks{exp: o.exp}
+	return &Engine{opts: o, h: h, ab: ab.New(config, ab.Options{
+		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes, NoLMR: o.exp&expNoLMR != 0,
+	}, h)}
 }
 
 // Name returns "alphabeta".
@@ -83,12 +94,7 @@ func (e *Engine) Name() string { return "alphabeta" }
 
 // NewGame clears the transposition table and the move-ordering statistics.
 func (e *Engine) NewGame() {
-	if e.tt.entries != nil {
-		e.tt.clear()
-	}
-	if e.s != nil {
-		e.s.resetStats()
-	}
+	e.ab.NewGame()
 	if e.pr != nil {
 		e.pr.Clear()
 	}
@@ -96,64 +102,26 @@ func (e *Engine) NewGame() {
 
 // Stats returns the depth, score (hundredths of a mouse, side to move; beyond ±WinBound a
 // proven result) and node count of the last search.
-func (e *Engine) Stats() (depth int, score int32, nodes int64) {
-	return e.lastDepth, e.lastScore, e.lastNodes
-}
+func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
 // WinBound: Stats scores at or beyond ±WinBound are proven wins and losses.
 const WinBound = winBound
-
-// budget turns limits into a soft time (no new iteration once half of it is spent), a hard time
-// (abort the search), a depth and a node budget. Zero times mean no such limit.
-func (e *Engine) budget(pos *mouse.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
-	depth, nodes = lim.Depth, lim.Nodes
-	if e.opts.Depth > 0 && (depth == 0 || e.opts.Depth < depth) {
-		depth = e.opts.Depth
-	}
-	if e.opts.Nodes > 0 && (nodes == 0 || e.opts.Nodes < nodes) {
-		nodes = e.opts.Nodes
-	}
-	switch {
-	case lim.MoveTime > 0:
-		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
-	case lim.MyTime > 0:
-		// The game has no turn cap, but it cannot last longer than the mouse steps left: hold
-		// back engine.MinMoveCost for each of them, and answer at once below that.
-		left, ok := engine.Spendable(lim.MyTime, pos.MouseStepsLeft()+1)
-		if !ok {
-			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
-		}
-		soft, hard = ClockBudget(pos, left, lim.MyInc)
-	case depth == 0 && nodes == 0:
-		hard = defaultMoveTime
-		soft = hard
-	}
-	return
-}
 
 // ClockBudget budgets one move from the spendable whole-game time: a reserve is kept, the
 // rest is shared among the own moves expected to come (mouse.Position.MovesLeft), with a hard
 // cap of three soft budgets and a third of what is left.
 func ClockBudget(pos *mouse.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	reserve := min(myTime/5, 300*time.Millisecond)
-	avail := myTime - reserve
-	movesLeft := max(pos.MovesLeft(), 1)
-	soft = avail/time.Duration(movesLeft) + inc*3/4
-	hard = min(soft*3, avail/3+inc*3/4)
-	soft = min(soft, hard)
-	if hard < time.Millisecond {
-		hard = time.Millisecond
-		soft = hard
-	}
-	return soft, hard
+	return ab.ClockSplit(myTime, inc, pos.MovesLeft(), config.ReserveDiv)
 }
 
 // BestMove searches pos within lim and returns the best move found (mouse.Pass when the team
 // is stuck; mouse.NoMove only in a finished game).
 func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.budget(&pos, lim)
+	// The game has no turn cap, but it cannot last longer than the mouse steps left.
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.MouseStepsLeft()+1, pos.MovesLeft())
 	e.nveto = 0
+	var proverNodes int64
 	if e.proverOn(&pos, soft, nodes) {
 		// The prover's share: a tenth of the move for a win of the side to move, up to
 		// three tenths with the losing moves it then rules out. A prover node costs about a
@@ -165,7 +133,7 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		}
 		m, d, n, ok := e.prove(pos, depth, pn/3, pt/3)
 		if ok {
-			e.lastDepth, e.lastScore, e.lastNodes = d, winScore-int32(d), n
+			e.ab.SetStats(d, winScore-int32(d), n)
 			return m
 		}
 		if e.opts.exp&expNoVeto == 0 {
@@ -178,9 +146,15 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		if nodes > 0 {
 			nodes = max(nodes-n/proverSpeed, 1)
 		}
-		defer func() { e.lastNodes += n }()
+		proverNodes = n
 	}
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
+	e.h.miceRole = pos.ToMove() == mouse.Mice
+	m := e.ab.Search(pos, start, soft, hard, depth, nodes, e.veto[:e.nveto])
+	if proverNodes > 0 {
+		d, v, n := e.ab.Stats()
+		e.ab.SetStats(d, v, n+proverNodes)
+	}
+	return m
 }
 
 // proveFrom is the most mouse steps left at which the prover runs: earlier, nothing is
@@ -286,22 +260,9 @@ func (e *Engine) vetoLosing(pos mouse.Position, nodes int64, t time.Duration) in
 	return e.pr.Nodes()
 }
 
-// searcher returns the engine's searcher, allocating it and the table on first use.
-func (e *Engine) searcher() *searcher {
-	if e.s == nil {
-		e.s = newSearcher()
-	}
-	if e.tt.entries == nil && e.opts.HashMB > 0 {
-		e.tt.alloc(e.opts.HashMB)
-	}
-	return e.s
-}
-
 // Score returns the value of pos for the side to move (hundredths of a mouse; proven results
 // beyond ±WinBound) by a fixed-depth search: depth 0 is the static evaluation.
 func (e *Engine) Score(pos *mouse.Position, depth int) int32 {
-	s := e.searcher()
-	s.begin(e, time.Time{}, 0, 0)
-	s.miceRole = pos.ToMove() == mouse.Mice
-	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true)
+	e.h.miceRole = pos.ToMove() == mouse.Mice
+	return e.ab.Score(*pos, depth)
 }

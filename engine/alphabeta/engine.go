@@ -1,0 +1,145 @@
+package alphabeta
+
+import (
+	"time"
+
+	"colony/engine"
+	"colony/engine/tt"
+)
+
+// Options are the options every game's alpha-beta engine takes. Zero fields take defaults.
+type Options struct {
+	HashMB int    // transposition table size in megabytes (negative: no table)
+	Seed   uint64 // perturbs the order of equal root moves (0: none)
+	Depth  int    // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
+	Nodes  int64  // node budget per move (0: none; the smaller of this and Limits.Nodes)
+	NoLMR  bool   // disable late-move reductions
+}
+
+// DefaultMoveTime is a move's time when the limits give none (no clock, depth or nodes).
+const DefaultMoveTime = time.Second
+
+// Engine is the shared part of an alpha-beta engine: a game's engine holds one, built by New,
+// and adds its name, its own options and whatever it does around the search. It plays one game
+// at a time and is not safe for concurrent use.
+type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
+	Opts Options
+	Game G // the game's hooks (a pointer: an engine may change their state between searches)
+
+	// ExactTT is a test knob: the table only cuts off on entries of exactly the wanted depth,
+	// so that a fixed-depth search returns the same score with or without it.
+	ExactTT bool
+
+	cfg Config[M]
+	tt  tt.Table[M]
+	s   *searcher[P, M, G] // allocated on the first search
+
+	lastDepth int
+	lastScore int32
+	lastNodes int64
+}
+
+// New returns an engine for a game's configuration and hooks. Construction is cheap: the
+// table and the searcher's buffers are allocated on the first search.
+func New[P Position[P, M], M Move, G Game[P, M]](cfg Config[M], o Options, g G) *Engine[P, M, G] {
+	return &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg}
+}
+
+// Allocated reports whether the transposition table has been allocated.
+func (e *Engine[P, M, G]) Allocated() bool { return e.tt.Allocated() }
+
+// NewGame clears the transposition table and the move-ordering statistics.
+func (e *Engine[P, M, G]) NewGame() {
+	if e.tt.Allocated() {
+		e.tt.Clear()
+	}
+	if e.s != nil {
+		e.s.resetStats()
+	}
+}
+
+// Stats returns the depth, score (side to move; beyond ±WinBound a proven result) and node
+// count of the last search.
+func (e *Engine[P, M, G]) Stats() (depth int, score int32, nodes int64) {
+	return e.lastDepth, e.lastScore, e.lastNodes
+}
+
+// SetStats replaces what Stats reports (for a move an engine found without the search).
+func (e *Engine[P, M, G]) SetStats(depth int, score int32, nodes int64) {
+	e.lastDepth, e.lastScore, e.lastNodes = depth, score, nodes
+}
+
+// Budget turns limits into a soft time (no new iteration once half of it is spent), a hard
+// time (abort the search), a depth and a node budget; zero times mean no such limit. On a
+// whole-game clock, engine.MinMoveCost is held back for each of the ownMovesLeft moves the
+// game may still ask for, and the rest is split by ClockSplit among the expected moves.
+func (e *Engine[P, M, G]) Budget(lim engine.Limits, ownMovesLeft, expectedMoves int) (soft, hard time.Duration, depth int, nodes int64) {
+	depth, nodes = lim.Depth, lim.Nodes
+	if e.Opts.Depth > 0 && (depth == 0 || e.Opts.Depth < depth) {
+		depth = e.Opts.Depth
+	}
+	if e.Opts.Nodes > 0 && (nodes == 0 || e.Opts.Nodes < nodes) {
+		nodes = e.Opts.Nodes
+	}
+	switch {
+	case lim.MoveTime > 0:
+		// An exact move time is used in full: iterations go on until the hard stop.
+		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
+	case lim.MyTime > 0:
+		// Under the reserve for the moves still possible, a depth-1 search answers at once.
+		left, ok := engine.Spendable(lim.MyTime, ownMovesLeft)
+		if !ok {
+			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
+		}
+		soft, hard = ClockSplit(left, lim.MyInc, expectedMoves, e.cfg.ReserveDiv)
+	case depth == 0 && nodes == 0:
+		hard = DefaultMoveTime
+		soft = hard
+	}
+	return
+}
+
+// ClockSplit budgets one move from the spendable whole-game time myTime: min(myTime/reserveDiv,
+// 300 ms) is kept, the rest is shared among the expected own moves, with a hard cap of three
+// soft budgets and a third of what is left.
+func ClockSplit(myTime, inc time.Duration, expectedMoves, reserveDiv int) (soft, hard time.Duration) {
+	reserve := min(myTime/time.Duration(max(reserveDiv, 1)), 300*time.Millisecond)
+	avail := myTime - reserve
+	movesLeft := max(expectedMoves, 1)
+	soft = avail/time.Duration(movesLeft) + inc*3/4
+	hard = min(soft*3, avail/3+inc*3/4)
+	soft = min(soft, hard)
+	if hard < time.Millisecond {
+		hard = time.Millisecond
+		soft = hard
+	}
+	return soft, hard
+}
+
+// searcher returns the engine's searcher, allocating it and the table on first use.
+func (e *Engine[P, M, G]) searcher() *searcher[P, M, G] {
+	if e.s == nil {
+		e.s = newSearcher[P](&e.cfg, e.Game)
+	}
+	if !e.tt.Allocated() && e.Opts.HashMB > 0 {
+		e.tt.Alloc(e.Opts.HashMB, e.cfg.NoMove)
+	}
+	return e.s
+}
+
+// Search searches pos by iterative deepening within the budget (start: when the move's time
+// began; zero soft and hard times, depth and nodes: no such limit) and returns the best move
+// found: the only one without a search, NoMove when there is none. The root moves in exclude
+// are left out unless they are all there are.
+func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duration, depth int, nodes int64, exclude []M) M {
+	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, exclude)
+}
+
+// Score returns the value of pos for the side to move by a fixed-depth search (depth 0: the
+// Leaf value): no clock, no iterative deepening, the table shared with Search. It is meant for
+// many small calls and does not allocate after the first.
+func (e *Engine[P, M, G]) Score(pos P, depth int) int32 {
+	s := e.searcher()
+	s.begin(e, time.Time{}, 0, 0)
+	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true)
+}

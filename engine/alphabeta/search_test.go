@@ -1,0 +1,256 @@
+package alphabeta
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"colony/engine"
+)
+
+// A toy game for the search alone: a random tree given by hashing. A position is a hash and
+// the plies left; it has 2 to 5 moves, its leaf value and, with no plies left, its winner come
+// from the hash.
+type toyMove uint16
+
+const (
+	toyNoMove toyMove = 0xFFFE
+	toyPass   toyMove = 0xFFFF
+	toyWin    int32   = 30000
+	toyBound  int32   = 20000
+)
+
+type toyPos struct {
+	h    uint64
+	left int
+	side int
+}
+
+func (p toyPos) ToMove() int         { return p.side }
+func (p toyPos) Hash() uint64        { return p.h }
+func (p toyPos) Terminal() bool      { return p.left == 0 }
+func (p toyPos) numMoves() int       { return 2 + int(p.h>>7%4) }
+func (p toyPos) winnerIsMover() bool { return p.h>>3&1 == 0 }
+func (p toyPos) LegalMoves(dst []toyMove) []toyMove {
+	dst = dst[:0]
+	if p.left == 0 {
+		return dst
+	}
+	for i := range p.numMoves() {
+		dst = append(dst, toyMove(i*37+5))
+	}
+	return dst
+}
+func (p toyPos) Apply(m toyMove) toyPos {
+	return toyPos{h: Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
+}
+
+type toyGame struct{}
+
+func (g *toyGame) Enter(p toyPos, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32, uint64) {
+	if p.Terminal() {
+		return toyTerminal(p, ply), true, depth, alpha, beta, 0
+	}
+	return 0, false, depth, alpha, beta, g.Key(p)
+}
+func (g *toyGame) Key(p toyPos) uint64          { return p.h ^ uint64(p.left)<<56 }
+func (g *toyGame) Leaf(p toyPos, ply int) int32 { return toyLeaf(p) }
+func (g *toyGame) Stuck(p toyPos, ply int) (int32, bool) {
+	return 0, false
+}
+func (g *toyGame) Moves(p toyPos, moves []toyMove, o *Order[toyMove]) ([]toyMove, int) {
+	moves = p.LegalMoves(moves)
+	o.Side(p.side)
+	for i, m := range moves {
+		o.Keys[i] = o.Key(m, int32(Mix(p.h+uint64(m))%1000))
+	}
+	return moves, p.side
+}
+
+func toyTerminal(p toyPos, ply int) int32 {
+	if p.winnerIsMover() {
+		return toyWin - int32(ply)
+	}
+	return -toyWin + int32(ply)
+}
+
+func toyLeaf(p toyPos) int32 { return int32(Mix(p.h)%2001) - 1000 }
+
+var toyConfig = Config[toyMove]{
+	MaxPly: 64, MaxDepth: 60, MaxMoves: 8, NoMove: toyNoMove, Pass: toyPass,
+	WinScore: toyWin, PlyStep: 1, WinBound: toyBound,
+	HistSize: 1 << 12, KillerBonus: [2]int32{2000, 1500}, RootHistory: true,
+	Reductions: toyReductions, ReduceSides: 3, ReduceBelow: 1 << 30,
+	Aspiration: 30, ReserveDiv: 4,
+}
+
+var toyReductions = func() *LMR {
+	var t LMR
+	for d := range 64 {
+		for i := 2; i < 64; i++ {
+			t[d][i] = 1
+		}
+	}
+	return &t
+}()
+
+// negamax is the plain minimax value with the toy game's leaf and terminal scores.
+func negamax(p toyPos, depth, ply int) int32 {
+	if p.Terminal() {
+		return toyTerminal(p, ply)
+	}
+	if depth == 0 {
+		return toyLeaf(p)
+	}
+	best := -infinity
+	for _, m := range p.LegalMoves(nil) {
+		best = max(best, -negamax(p.Apply(m), depth-1, ply+1))
+	}
+	return best
+}
+
+func toyRoots(n int) []toyPos {
+	var ps []toyPos
+	for i := range n {
+		ps = append(ps, toyPos{h: Mix(uint64(i) + 11), left: 3 + i%6, side: i % 2})
+	}
+	return ps
+}
+
+func exactEngine() *Engine[toyPos, toyMove, *toyGame] {
+	e := New(toyConfig, Options{HashMB: 1, NoLMR: true}, &toyGame{})
+	e.ExactTT = true
+	return e
+}
+
+// TestScoreIsMinimax: without reductions and with cut-offs only on entries of the same
+// depth, the alpha-beta value is the minimax value, table and ordering notwithstanding.
+func TestScoreIsMinimax(t *testing.T) {
+	e := exactEngine()
+	for i, p := range toyRoots(40) {
+		for depth := range 5 {
+			if got, want := e.Score(p, depth), negamax(p, depth, 0); got != want {
+				t.Fatalf("root %d depth %d: Score %d, minimax %d", i, depth, got, want)
+			}
+		}
+	}
+}
+
+// TestSearchFindsTheMinimaxMove: a fixed-depth search reports the minimax value of its last
+// depth and plays a move that has it.
+func TestSearchFindsTheMinimaxMove(t *testing.T) {
+	e := exactEngine()
+	for i, p := range toyRoots(40) {
+		depth := 1 + i%5
+		m := e.Search(p, time.Now(), 0, 0, depth, 0, nil)
+		d, s, n := e.Stats()
+		want := negamax(p, depth, 0)
+		if s >= toyBound || s <= -toyBound {
+			// A proven result ends the deepening early: it is the value at every greater depth.
+			want = negamax(p, d, 0)
+		} else if d != depth {
+			t.Fatalf("root %d: searched to depth %d, want %d", i, d, depth)
+		}
+		if s != want {
+			t.Fatalf("root %d depth %d: score %d, minimax %d", i, d, s, want)
+		}
+		if !slices.Contains(p.LegalMoves(nil), m) || -negamax(p.Apply(m), d-1, 1) != want {
+			t.Fatalf("root %d depth %d: move %v does not keep the value %d", i, d, m, want)
+		}
+		if n <= 0 {
+			t.Fatalf("root %d: %d nodes", i, n)
+		}
+	}
+}
+
+// TestReductionsAndTable: with reductions and the ordinary table, the search still plays
+// legal moves and finds the forced results the plain search finds.
+func TestReductionsAndTable(t *testing.T) {
+	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
+	for i, p := range toyRoots(40) {
+		m := e.Search(p, time.Now(), 0, 0, 12, 0, nil)
+		if !slices.Contains(p.LegalMoves(nil), m) {
+			t.Fatalf("root %d: illegal move %v", i, m)
+		}
+		// Roots of at most 4 plies are solved exactly: a win stays a win.
+		if _, s, _ := e.Stats(); p.left <= 4 && (s >= toyBound) != (negamax(p, p.left, 0) >= toyBound) {
+			t.Fatalf("root %d: score %d, minimax %d", i, s, negamax(p, p.left, 0))
+		}
+	}
+}
+
+func TestExclude(t *testing.T) {
+	e := exactEngine()
+	p := toyRoots(1)[0]
+	moves := p.LegalMoves(nil)
+	best := e.Search(p, time.Now(), 0, 0, 4, 0, nil)
+	if m := e.Search(p, time.Now(), 0, 0, 4, 0, []toyMove{best}); m == best || !slices.Contains(moves, m) {
+		t.Fatalf("excluded %v, got %v", best, m)
+	}
+	if m := e.Search(p, time.Now(), 0, 0, 4, 0, moves); m != best {
+		t.Fatalf("everything excluded: got %v, want the best move %v", m, best)
+	}
+	if m := e.Search(toyPos{h: 3}, time.Now(), 0, 0, 4, 0, nil); m != toyNoMove {
+		t.Fatalf("finished game: got %v, want NoMove", m)
+	}
+}
+
+func TestLimitsAndAllocs(t *testing.T) {
+	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
+	p := toyPos{h: 99, left: 40}
+	e.Search(p, time.Now(), 0, 0, 0, 3000, nil)
+	// The root counts one node past the limit at most.
+	if _, _, n := e.Stats(); n > 3001 || n < 2000 {
+		t.Fatalf("node limit 3000: %d nodes", n)
+	}
+	start := time.Now()
+	e.Search(p, start, 0, 20*time.Millisecond, 0, 0, nil)
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("a 20 ms hard limit took %v", el)
+	}
+	if a := testing.AllocsPerRun(3, func() { e.Search(p, time.Now(), 0, 0, 6, 0, nil) }); a != 0 {
+		t.Fatalf("%v allocations per search", a)
+	}
+	if a := testing.AllocsPerRun(3, func() { e.Score(p, 3) }); a != 0 {
+		t.Fatalf("%v allocations per Score", a)
+	}
+	e.NewGame()
+	if !e.Allocated() {
+		t.Fatal("no table after a search")
+	}
+	if New(toyConfig, Options{HashMB: 1}, &toyGame{}).Allocated() {
+		t.Fatal("New allocated the table")
+	}
+}
+
+func TestBudget(t *testing.T) {
+	e := New(toyConfig, Options{Depth: 7, Nodes: 500}, &toyGame{})
+	soft, hard, d, n := e.Budget(engine.Limits{Depth: 9, Nodes: 100}, 30, 10)
+	if soft != 0 || hard != 0 || d != 7 || n != 100 {
+		t.Fatalf("depth/nodes: %v %v %d %d", soft, hard, d, n)
+	}
+	soft, hard, _, _ = e.Budget(engine.Limits{MyTime: 10 * time.Second}, 30, 10)
+	if s, h := ClockSplit(10*time.Second-30*engine.MinMoveCost, 0, 10, 4); soft != s || hard != h {
+		t.Fatalf("clock: %v %v, want %v %v", soft, hard, s, h)
+	}
+	if soft <= 0 || hard < soft || hard > 10*time.Second/3 {
+		t.Fatalf("clock: soft %v hard %v", soft, hard)
+	}
+	// Under the reserve for the moves left: answer at once.
+	if soft, hard, d, _ := e.Budget(engine.Limits{MyTime: 50 * time.Millisecond}, 30, 10); d != 1 || hard > engine.MinMoveCost || soft > hard {
+		t.Fatalf("low clock: %v %v depth %d", soft, hard, d)
+	}
+	if _, hard, _, _ := e.Budget(engine.Limits{MoveTime: 100 * time.Millisecond}, 30, 10); hard != 95*time.Millisecond {
+		t.Fatalf("move time 100 ms: hard %v", hard)
+	}
+	e2 := New(toyConfig, Options{}, &toyGame{})
+	if soft, hard, _, _ := e2.Budget(engine.Limits{}, 30, 10); soft != DefaultMoveTime || hard != DefaultMoveTime {
+		t.Fatalf("no limits: %v %v", soft, hard)
+	}
+	for _, my := range []time.Duration{time.Millisecond, 100 * time.Millisecond, 10 * time.Second} {
+		soft, hard := ClockSplit(my, 0, 20, 5)
+		if soft <= 0 || soft > hard || hard > max(my/3, time.Millisecond) {
+			t.Fatalf("ClockSplit(%v): soft %v hard %v", my, soft, hard)
+		}
+	}
+}
