@@ -32,6 +32,10 @@ func init() {
 	Register(def)
 }
 
+// inputQuiet is how long the program waits for more input once what it has read is a whole
+// input but the driver has not closed stdin.
+const inputQuiet = 30 * time.Millisecond
+
 // petriCell is a cell program as an engine: its move is the acting cell's action.
 type petriCell struct {
 	c    petri.Cell
@@ -49,12 +53,11 @@ func (e *petriCell) BestMove(p petri.Position, _ engine.Limits) petri.Action {
 // the cell whose view is on stdin (never an illegal one: REST instead). An engine without a
 // species of its own (mcts) plays 4 8 0.
 func servePetriCell(in io.Reader, out, log io.Writer, engineName string, build func() (engine.Engine[petri.Position, petri.Action], error), _ uint64) error {
-	b, err := io.ReadAll(io.LimitReader(in, 1<<20))
+	input, err := petri.ReadInput(in, inputQuiet)
 	if err != nil {
 		fmt.Fprintln(out, "REST")
 		return err
 	}
-	input := string(b)
 	e, err := build()
 	if err != nil {
 		fmt.Fprintln(out, "REST")

@@ -1,8 +1,10 @@
 package petri
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 var sp480 = Species{4, 8, 0}
@@ -276,4 +278,41 @@ func TestPositionMoves(t *testing.T) {
 	}
 	buf := make([]float32, Info.InputSize())
 	q.Encode(buf)
+}
+
+// TestReadInput: the input is read to EOF; a whole input on a pipe left open is taken after
+// the quiet time; a partial one is not.
+func TestReadInput(t *testing.T) {
+	view := "10 4\n..........\n.o........\n........x.\n..........\n\n1 1 5 7"
+	for _, in := range []string{"BEGIN", "BEGIN\n", view, view + "\n"} {
+		// Closed after writing.
+		got, err := ReadInput(strings.NewReader(in), time.Hour)
+		if err != nil || got != in {
+			t.Fatalf("EOF: %q, %v; want %q", got, err, in)
+		}
+		// Left open.
+		r, w := io.Pipe()
+		go w.Write([]byte(in))
+		start := time.Now()
+		got, err = ReadInput(r, 20*time.Millisecond)
+		if err != nil || got != in {
+			t.Fatalf("open pipe: %q, %v; want %q", got, err, in)
+		}
+		if d := time.Since(start); d < 20*time.Millisecond {
+			t.Fatalf("open pipe: answered after %v, before the quiet time", d)
+		}
+		w.Close()
+	}
+	// A partial view on an open pipe is not a whole input: the rest is waited for.
+	r, w := io.Pipe()
+	go func() {
+		w.Write([]byte(view[:20]))
+		time.Sleep(60 * time.Millisecond)
+		w.Write([]byte(view[20:]))
+		w.Close()
+	}()
+	got, err := ReadInput(r, 20*time.Millisecond)
+	if err != nil || got != view {
+		t.Fatalf("partial: %q, %v; want %q", got, err, view)
+	}
 }

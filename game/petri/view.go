@@ -2,7 +2,9 @@ package petri
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"time"
 )
 
 // View is one cell's stdin: the grid as its player sees it and the acting cell.
@@ -94,4 +96,54 @@ func Board(rules Rules, s0, s1 Species, rows ...string) *Game {
 	g.startTurn()
 	g.check()
 	return g
+}
+
+// ReadInput reads one invocation's stdin: everything up to EOF, as the driver closes the
+// pipe after writing. A driver that writes the input and leaves the pipe open is answered
+// too: once what has arrived is a whole input (BEGIN, or a view that parses) and nothing more
+// comes for quiet, it is taken as it is. At most 1 MB is read.
+func ReadInput(r io.Reader, quiet time.Duration) (string, error) {
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan chunk, 16)
+	go func() {
+		r := io.LimitReader(r, 1<<20)
+		for {
+			b := make([]byte, 4096)
+			n, err := r.Read(b)
+			ch <- chunk{b[:n], err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var buf []byte
+	complete := func() bool {
+		s := string(buf)
+		if isBegin(s) {
+			return true
+		}
+		_, err := ParseView(s)
+		return err == nil
+	}
+	for {
+		var timeout <-chan time.Time
+		if complete() {
+			timeout = time.After(quiet)
+		}
+		select {
+		case c := <-ch:
+			buf = append(buf, c.b...)
+			if c.err == io.EOF {
+				return string(buf), nil
+			}
+			if c.err != nil {
+				return string(buf), c.err
+			}
+		case <-timeout:
+			return string(buf), nil
+		}
+	}
 }
