@@ -25,6 +25,9 @@ func init() {
 			Flags: []string{"hash"}, New: func(o games.EngineOptions) (eng, error) {
 				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},
+		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
+			Flags: []string{"model", "hash"}, New: func(o games.EngineOptions) (eng, error) { return newNNAB(o) },
+			Check: func(o games.EngineOptions) error { _, err := loadNNAB(o); return err }},
 	}
 	def.Fallback = "greedy"
 	def.Finisher = "alphabeta"

@@ -1,0 +1,43 @@
+package registry
+
+import (
+	"fmt"
+
+	"colony/game/ataxx"
+	"colony/game/ataxx/nnab"
+	"colony/games"
+	"colony/models"
+	"colony/nn/nnue"
+)
+
+// NNUEArch returns the nnue architecture (colony/nn/nnue) of a game's efficiently updatable
+// evaluator with the given sizes: how the game's cells, players and encoder planes map onto
+// the scheme. Only the games with such an evaluator have one.
+func NNUEArch(game string, hidden, l1 int) (nnue.Arch, error) {
+	switch game {
+	case ataxx.Info.Name:
+		return nnab.Arch(hidden, l1), nil
+	}
+	return nnue.Arch{}, fmt.Errorf("registry: game %q has no nnue evaluator", game)
+}
+
+// loadNNAB loads the nnab engine's net: o.Model (a Bacteria War nnue model file), or the
+// newest embedded one.
+func loadNNAB(o games.EngineOptions) (*nnue.Net, error) {
+	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, o.Model)
+	if err != nil {
+		return nil, err
+	}
+	if err := nnab.CheckModel(m); err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, name)
+	}
+	return nnue.Quantize(m, 0)
+}
+
+func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
+	net, err := loadNNAB(o)
+	if err != nil {
+		return nil, err
+	}
+	return nnab.New(nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB})
+}
