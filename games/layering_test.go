@@ -15,7 +15,7 @@ func TestGenericPackagesImportNoGame(t *testing.T) {
 		t.Skip("no go tool on PATH")
 	}
 	generic := []string{"colony/nn", "colony/data", "colony/selfplay", "colony/train", "colony/arena", "colony/mcts",
-		"colony/engine/mctsengine", "colony/engine", "colony/engine/random", "colony/judge", "colony/games"}
+		"colony/engine/mctsengine", "colony/engine", "colony/engine/random", "colony/engine/alphabeta", "colony/engine/tt", "colony/judge", "colony/games", "colony/games/gamestest"}
 	out, err := exec.Command(goTool, append([]string{"list", "-deps"}, generic...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

@@ -1,85 +1,23 @@
 package ataxx
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
+
+	"colony/games/gamestest"
 )
 
 // startPerft are the perft counts of the start position (docs/rules.md §1).
 var startPerft = []uint64{16, 256, 6460, 155888, 4752668, 141865520}
 
-func TestPerftStart(t *testing.T) {
-	maxDepth := 5
-	if !testing.Short() {
-		maxDepth = 6
-	}
-	for d := 1; d <= maxDepth; d++ {
-		if got := Perft(Start(), d); got != startPerft[d-1] {
-			t.Errorf("perft(%d) = %d, want %d", d, got, startPerft[d-1])
-		}
-	}
+func TestPerftStart(t *testing.T) { gamestest.CheckStartPerft(t, Start(), Perft, startPerft, 5, 6) }
+
+func loadPerftFile(t *testing.T) []gamestest.PerftCase {
+	return gamestest.ReadPerft(t, "testdata/bacteria-war-perft.txt", 40)
 }
 
-type perftCase struct {
-	board  string
-	counts []uint64
-}
-
-func loadPerftFile(t *testing.T) []perftCase {
-	t.Helper()
-	f, err := os.Open("testdata/bacteria-war-perft.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []perftCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, ";")
-		c := perftCase{board: parts[0]}
-		for _, s := range parts[1:] {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				t.Fatalf("bad count in %q: %v", line, err)
-			}
-			c.counts = append(c.counts, n)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) != 40 {
-		t.Fatalf("read %d perft positions, want 40", len(cases))
-	}
-	return cases
-}
-
-func TestPerftFile(t *testing.T) {
-	for _, c := range loadPerftFile(t) {
-		p, err := ParseBoard(c.board)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.String() != c.board {
-			t.Errorf("format round trip: %q -> %q", c.board, p.String())
-		}
-		for d, want := range c.counts {
-			if got := Perft(p, d+1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", c.board, d+1, got, want)
-			}
-		}
-	}
-}
+func TestPerftFile(t *testing.T) { gamestest.CheckPerftCases(t, loadPerftFile(t), ParseBoard, Perft) }
 
 // naivePerft counts without bulk counting, through LegalMoves only: a cross-check of
 // CountMoves against the generator.
@@ -186,40 +124,29 @@ func TestNaivePerftAgrees(t *testing.T) {
 }
 
 func TestApplyAndHashInRandomGames(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	buf := make([]Move, 0, MaxMoves)
-	for range 300 {
-		p := Start()
-		for !p.Terminal() {
-			moves := p.LegalMoves(buf)
-			m := moves[r.IntN(len(moves))]
-			before := p
-			p = p.Apply(m)
-			if p.Hash() != p.ComputeHash() {
-				t.Fatalf("incremental hash differs after %v from\n%s", m, before.Diagram())
+	gamestest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
+		if !p.Valid() {
+			t.Fatalf("invalid position after %v from\n%s", m, before.Diagram())
+		}
+		if p.Turns() != before.Turns()+1 {
+			t.Fatalf("turn not advanced by %v", m)
+		}
+		if m != Pass {
+			d := p.Count(before.ToMove()) - before.Count(before.ToMove())
+			want := before.Captures(m)
+			if m.IsClone() {
+				want++
 			}
-			if !p.Valid() {
-				t.Fatalf("invalid position after %v from\n%s", m, before.Diagram())
-			}
-			if p.Turns() != before.Turns()+1 || p.ToMove() == before.ToMove() {
-				t.Fatalf("turn/side not advanced by %v", m)
-			}
-			if m != Pass {
-				d := p.Count(before.ToMove()) - before.Count(before.ToMove())
-				want := before.Captures(m)
-				if m.IsClone() {
-					want++
-				}
-				if d != want {
-					t.Fatalf("%v: mover gained %d pieces, want %d\n%s", m, d, want, before.Diagram())
-				}
+			if d != want {
+				t.Fatalf("%v: mover gained %d pieces, want %d\n%s", m, d, want, before.Diagram())
 			}
 		}
+	}, func(p Position) {
 		// Games end for one of the three reasons of the rules.
 		if p.Count(O) != 0 && p.Count(X) != 0 && p.Empty() != 0 && p.Turns() < MaxTurns {
 			t.Fatalf("terminal for no reason:\n%s", p.Diagram())
 		}
-	}
+	})
 }
 
 func TestInfectionAndLeap(t *testing.T) {
@@ -406,11 +333,11 @@ func TestSymmetryPerft(t *testing.T) {
 		if testing.Short() && i%4 != 0 {
 			continue
 		}
-		p, _ := ParseBoard(c.board)
+		p, _ := ParseBoard(c.Board)
 		for k := range NumSymmetries {
 			q := p.Transform(k)
-			if got := Perft(q, depth); got != c.counts[depth-1] {
-				t.Errorf("%s under symmetry %d: perft(%d) = %d, want %d", c.board, k, depth, got, c.counts[depth-1])
+			if got := Perft(q, depth); got != c.Counts[depth-1] {
+				t.Errorf("%s under symmetry %d: perft(%d) = %d, want %d", c.Board, k, depth, got, c.Counts[depth-1])
 			}
 			if back := q.Transform(InverseSymmetry(k)); back != p {
 				t.Errorf("symmetry %d then its inverse is not the identity", k)
@@ -462,28 +389,16 @@ func TestSymmetryMovesAndPolicy(t *testing.T) {
 }
 
 func TestPolicyIndex(t *testing.T) {
-	seen := map[int]Move{}
+	var ms []Move
 	for to := range NumSquares {
-		ms := []Move{CloneMove(to)}
+		ms = append(ms, CloneMove(to))
 		for from := range NumSquares {
 			if Ring2(to)>>from&1 != 0 {
 				ms = append(ms, JumpMove(from, to))
 			}
 		}
-		for _, m := range ms {
-			idx := m.PolicyIndex()
-			if idx < 0 || idx >= PassIndex {
-				t.Fatalf("%v: index %d out of range", m, idx)
-			}
-			if prev, dup := seen[idx]; dup {
-				t.Fatalf("%v and %v share index %d", m, prev, idx)
-			}
-			seen[idx] = m
-			if MoveOfPolicyIndex(idx) != m {
-				t.Fatalf("MoveOfPolicyIndex(%d) = %v, want %v", idx, MoveOfPolicyIndex(idx), m)
-			}
-		}
 	}
+	gamestest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
 	if Pass.PolicyIndex() != PassIndex || MoveOfPolicyIndex(PassIndex) != Pass {
 		t.Fatal("pass index")
 	}
@@ -519,19 +434,7 @@ func TestEncode(t *testing.T) {
 	}
 }
 
-func TestDivide(t *testing.T) {
-	div := Divide(Start(), 3)
-	if len(div) != 16 {
-		t.Fatalf("%d root moves", len(div))
-	}
-	var sum uint64
-	for _, e := range div {
-		sum += e.Nodes
-	}
-	if sum != startPerft[2] {
-		t.Fatalf("divide sums to %d, want %d", sum, startPerft[2])
-	}
-}
+func TestDivide(t *testing.T) { gamestest.CheckDivide(t, Divide(Start(), 3), 16, startPerft[2]) }
 
 func TestZeroAllocs(t *testing.T) {
 	p, _ := ParseBoard("..O...X/.O...X./....X.X/.XX.XXX/.X..X../O.....X/.X..... O")
@@ -549,28 +452,11 @@ func TestZeroAllocs(t *testing.T) {
 	_ = sink
 }
 
-func BenchmarkPerft6(b *testing.B) {
-	p := Start()
-	var nodes uint64
-	for b.Loop() {
-		nodes += Perft(p, 6)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-}
+func BenchmarkPerft6(b *testing.B) { gamestest.BenchPerft(b, Start(), 6, Perft) }
 
 func BenchmarkLegalMovesApply(b *testing.B) {
 	p, _ := ParseBoard("..O...X/.O...X./....X.X/.XX.XXX/.X..X../O.....X/.X..... O")
-	buf := make([]Move, 0, MaxMoves)
-	var sink Position
-	n := 0
-	for b.Loop() {
-		for _, m := range p.LegalMoves(buf) {
-			sink = p.Apply(m)
-			n++
-		}
-	}
-	_ = sink
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+	gamestest.BenchMovesApply(b, p, MaxMoves)
 }
 
 // TestOwnTurnsLeft counts the turns of the side to move from each turn to the cap.

@@ -1,77 +1,22 @@
 package mouse
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"colony/games/gamestest"
 )
 
 // startPerft are the perft counts of the start position (docs/rules.md §2).
 var startPerft = []uint64{11, 595, 6433, 381796, 4078531, 247539753, 2618375760}
 
-func TestPerftStart(t *testing.T) {
-	maxDepth := 6
-	if !testing.Short() {
-		maxDepth = 7
-	}
-	for d := 1; d <= maxDepth; d++ {
-		if got := Perft(Start(), d); got != startPerft[d-1] {
-			t.Errorf("perft(%d) = %d, want %d", d, got, startPerft[d-1])
-		}
-	}
-}
+func TestPerftStart(t *testing.T) { gamestest.CheckStartPerft(t, Start(), Perft, startPerft, 6, 7) }
 
-type perftCase struct {
-	board  string
-	counts []uint64
-}
-
-func parseCases(t testing.TB, lines []string) []perftCase {
-	t.Helper()
-	var cases []perftCase
-	for _, line := range lines {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, ";")
-		c := perftCase{board: parts[0]}
-		for _, s := range parts[1:] {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				t.Fatalf("bad count in %q: %v", line, err)
-			}
-			c.counts = append(c.counts, n)
-		}
-		cases = append(cases, c)
-	}
-	return cases
-}
-
-func loadPerftFile(t testing.TB) []perftCase {
-	t.Helper()
-	f, err := os.Open("testdata/catch-the-mouse-perft.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	cases := parseCases(t, lines)
-	if len(cases) != 30 {
-		t.Fatalf("read %d perft positions, want 30", len(cases))
-	}
-	return cases
+func loadPerftFile(t testing.TB) []gamestest.PerftCase {
+	return gamestest.ReadPerft(t, "testdata/catch-the-mouse-perft.txt", 30)
 }
 
 func mustParse(t testing.TB, s string) Position {
@@ -86,19 +31,9 @@ func mustParse(t testing.TB, s string) Position {
 	return p
 }
 
-func checkPerftCases(t *testing.T, cases []perftCase) {
+func checkPerftCases(t *testing.T, cases []gamestest.PerftCase) {
 	t.Helper()
-	for _, c := range cases {
-		p := mustParse(t, c.board)
-		if p.String() != c.board {
-			t.Errorf("format round trip: %q -> %q", c.board, p.String())
-		}
-		for d, want := range c.counts {
-			if got := Perft(p, d+1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", c.board, d+1, got, want)
-			}
-		}
-	}
+	gamestest.CheckPerftCases(t, cases, parseValid, Perft)
 }
 
 func TestPerftFile(t *testing.T) { checkPerftCases(t, loadPerftFile(t)) }
@@ -107,7 +42,7 @@ func TestPerftFile(t *testing.T) { checkPerftCases(t, loadPerftFile(t)) }
 // and a few made by hand (a forced pass, finished games, mice about to win). Their counts came
 // from naivePerft (naive_test.go), the rules written out independently on a grid, and
 // agree with Perft: TestOwnPerftNaive re-checks them with the naive generator.
-var ownPerft = parseCases(&testing.T{}, strings.Split(ownPerftTable, "\n"))
+var ownPerft = gamestest.ParsePerft(&testing.T{}, strings.Split(ownPerftTable, "\n"))
 
 const ownPerftTable = `
 ....R.R.RRR/RRRR.R.R.../....C.C..../.........../......C..../.....N.C.../........... N;56;605;35125;370238
@@ -157,10 +92,10 @@ func TestOwnPerftNaive(t *testing.T) {
 		maxDepth = 4
 	}
 	for _, c := range ownPerft {
-		b := naiveParse(c.board)
-		for d, want := range c.counts[:min(maxDepth, len(c.counts))] {
+		b := naiveParse(c.Board)
+		for d, want := range c.Counts[:min(maxDepth, len(c.Counts))] {
 			if got := naivePerft(b, d+1); got != want {
-				t.Errorf("%s: naive perft(%d) = %d, want %d", c.board, d+1, got, want)
+				t.Errorf("%s: naive perft(%d) = %d, want %d", c.Board, d+1, got, want)
 			}
 		}
 	}
@@ -305,26 +240,11 @@ func TestNaivePerftOnRandomPositions(t *testing.T) {
 }
 
 func TestHashInRandomGames(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	buf := make([]Move, 0, MaxMoves)
-	for range 300 {
-		p := Start()
-		for !p.Terminal() {
-			moves := p.LegalMoves(buf)
-			m := moves[r.IntN(len(moves))]
-			before := p
-			p = p.Apply(m)
-			if p.Hash() != p.ComputeHash() {
-				t.Fatalf("incremental hash differs after %v from\n%s", m, before.Diagram())
-			}
-			if !p.Valid() || p.ToMove() == before.ToMove() {
-				t.Fatalf("invalid position or side not switched after %v from\n%s", m, before.Diagram())
-			}
-			if p.Hash() == before.Hash() {
-				t.Fatalf("hash unchanged by %v", m)
-			}
+	gamestest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
+		if !p.Valid() {
+			t.Fatalf("invalid position after %v from\n%s", m, before.Diagram())
 		}
-	}
+	}, nil)
 }
 
 func TestStartAndParse(t *testing.T) {
@@ -601,17 +521,17 @@ func TestMirror(t *testing.T) {
 	want := make([]float32, InputSize)
 	cases := loadPerftFile(t)
 	for i, c := range cases {
-		p := mustParse(t, c.board)
+		p := mustParse(t, c.Board)
 		q := p.Mirror()
 		if q.Mirror() != p || !q.Valid() {
-			t.Fatalf("mirror twice is not the identity for %s", c.board)
+			t.Fatalf("mirror twice is not the identity for %s", c.Board)
 		}
 		depth := 3
 		if !testing.Short() || i%5 == 0 {
 			depth = 4
 		}
-		if n := Perft(q, depth); n != c.counts[depth-1] {
-			t.Errorf("mirror of %s: perft(%d) = %d, want %d", c.board, depth, n, c.counts[depth-1])
+		if n := Perft(q, depth); n != c.Counts[depth-1] {
+			t.Errorf("mirror of %s: perft(%d) = %d, want %d", c.Board, depth, n, c.Counts[depth-1])
 		}
 	}
 	for _, p := range randomPositions(9, 80) {
@@ -660,32 +580,20 @@ func TestMirror(t *testing.T) {
 }
 
 func TestPolicyIndex(t *testing.T) {
-	seen := map[int]Move{}
-	add := func(m Move) {
-		idx := m.PolicyIndex()
-		if idx < 0 || idx >= PassIndex {
-			t.Fatalf("%v: index %d out of range", m, idx)
-		}
-		if prev, dup := seen[idx]; dup {
-			t.Fatalf("%v and %v share index %d", m, prev, idx)
-		}
-		seen[idx] = m
-		if MoveOfPolicyIndex(idx) != m {
-			t.Fatalf("MoveOfPolicyIndex(%d) = %v, want %v", idx, MoveOfPolicyIndex(idx), m)
-		}
-	}
+	var ms []Move
 	for sq := range 6 * Cols {
-		add(MouseStep(sq))
+		ms = append(ms, MouseStep(sq))
 	}
 	for f := range InnerCells {
 		for to := range InnerCells {
 			if QueenAttacks(f, 0)>>to&1 != 0 {
-				add(NewMove(Team, f+Cols, to+Cols))
+				ms = append(ms, NewMove(Team, f+Cols, to+Cols))
 			}
 		}
 	}
-	if len(seen) != PassIndex {
-		t.Fatalf("%d indices, want %d", len(seen), PassIndex)
+	gamestest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
+	if len(ms) != PassIndex {
+		t.Fatalf("%d indices, want %d", len(ms), PassIndex)
 	}
 	if Pass.PolicyIndex() != PassIndex || MoveOfPolicyIndex(PassIndex) != Pass || PolicySize != PassIndex+1 {
 		t.Fatal("pass index")
@@ -744,17 +652,7 @@ func TestEncode(t *testing.T) {
 }
 
 func TestDivide(t *testing.T) {
-	div := Divide(Start(), 3)
-	if len(div) != 11 {
-		t.Fatalf("%d root moves", len(div))
-	}
-	var sum uint64
-	for _, e := range div {
-		sum += e.Nodes
-	}
-	if sum != startPerft[2] {
-		t.Fatalf("divide sums to %d, want %d", sum, startPerft[2])
-	}
+	gamestest.CheckDivide(t, Divide(Start(), 3), 11, startPerft[2])
 	if len(Divide(Start(), 0)) != 0 {
 		t.Fatal("divide 0")
 	}
@@ -810,26 +708,9 @@ func TestMovesLeftAndHeuristic(t *testing.T) {
 	}
 }
 
-func BenchmarkPerft6(b *testing.B) {
-	p := Start()
-	var nodes uint64
-	for b.Loop() {
-		nodes += Perft(p, 6)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-}
+func BenchmarkPerft6(b *testing.B) { gamestest.BenchPerft(b, Start(), 6, Perft) }
 
 func BenchmarkLegalMovesApply(b *testing.B) {
 	p, _ := ParseBoard(".....R...../R.RR.C.RR.R/.C..RNR..C./.R......C../.........../.........../........... N")
-	buf := make([]Move, 0, MaxMoves)
-	var sink Position
-	n := 0
-	for b.Loop() {
-		for _, m := range p.LegalMoves(buf) {
-			sink = p.Apply(m)
-			n++
-		}
-	}
-	_ = sink
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+	gamestest.BenchMovesApply(b, p, MaxMoves)
 }

@@ -7,6 +7,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
+	"colony/games/gamestest"
 )
 
 // randomPosition plays n random legal moves from the start (fewer if the game ends).
@@ -91,31 +92,9 @@ func TestForcedPass(t *testing.T) {
 	}
 }
 
-// winsWithin reports whether the side to move in p can force a finished game that it wins
-// within plies plies (plain exhaustive minimax, independent of the engine).
-func winsWithin(p ataxx.Position, plies int, me int) bool {
-	if p.Terminal() {
-		return p.Winner() == me
-	}
-	if plies == 0 {
-		return false
-	}
-	moves := p.LegalMoves(nil)
-	if p.ToMove() == me {
-		for _, m := range moves {
-			if winsWithin(p.Apply(m), plies-1, me) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, m := range moves {
-		if !winsWithin(p.Apply(m), plies-1, me) {
-			return false
-		}
-	}
-	return true
-}
+// winsWithin reports whether player me can force a finished game that it wins within plies
+// plies (plain exhaustive minimax, independent of the engine).
+func winsWithin(p ataxx.Position, plies int, me int) bool { return gamestest.WinsWithin(p, plies, me) }
 
 func TestFindsWins(t *testing.T) {
 	cases := []struct {

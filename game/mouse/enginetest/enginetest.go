@@ -10,6 +10,7 @@ import (
 
 	"colony/engine"
 	"colony/game/mouse"
+	"colony/games/gamestest"
 )
 
 // Engine is an engine for Catch The Mouse.
@@ -93,30 +94,8 @@ func ClockedGame(t testing.TB, a, b Engine, start mouse.Position, clock, pipe ti
 }
 
 // WinsWithin reports whether player me can force a win from p within plies plies (plain
-// exhaustive minimax, independent of any engine).
-func WinsWithin(p mouse.Position, plies int, me int) bool {
-	if p.Terminal() {
-		return p.Winner() == me
-	}
-	if plies == 0 {
-		return false
-	}
-	moves := p.LegalMoves(nil)
-	if p.ToMove() == me {
-		for _, m := range moves {
-			if WinsWithin(p.Apply(m), plies-1, me) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, m := range moves {
-		if !WinsWithin(p.Apply(m), plies-1, me) {
-			return false
-		}
-	}
-	return true
-}
+// exhaustive minimax, independent of any engine: gamestest.WinsWithin).
+func WinsWithin(p mouse.Position, plies int, me int) bool { return gamestest.WinsWithin(p, plies, me) }
 
 // WinCase is a position where the side to move forces a win in Plies plies and not faster.
 type WinCase struct {
