@@ -43,6 +43,12 @@ type Net struct {
 	outW    []int32  // [L1] or [2*Hidden], scale QO
 	outB    int64    // scale qa*QO
 
+	// AVX2 path (GOEXPERIMENT=simd builds on AVX2 CPUs): lane-wise rows and int16 output
+	// weights; simdMove and simdEval say which parts use it.
+	simdMove, simdEval bool
+	placeL, flipL      [2][]int16
+	outW16             []int16
+
 	scoreMul int64 // score = (out * scoreMul) >> 32
 	// ScoreScale is the score per logit unit (hundredths of a piece per tanh unit).
 	ScoreScale int
@@ -184,7 +190,64 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 	}
 	n.outB = roundClamp(float64(w.OutB[0])*float64(n.qa)*QO, -1<<40, 1<<40)
 	n.scoreMul = int64(math.Round(float64(scoreScale) * (1 << 32) / (float64(n.qa) * QO)))
+	n.prepareSIMD(ft)
 	return n, nil
+}
+
+// prepareSIMD builds the AVX2 path's tables when this build and CPU have it. The output
+// kernel is used for a net without L1 whose output weights fit int16 and whose worst-case
+// dot product fits int32 (vpmaddwd sums in int32 lanes).
+func (n *Net) prepareSIMD(ft []int32) {
+	if !cpuSIMD {
+		return
+	}
+	a := n.arch
+	H, C := a.Hidden, a.Cells
+	for p := range 2 {
+		n.placeL[p] = make([]int16, C*2*H)
+		n.flipL[p] = make([]int16, C*2*H)
+		for c := range C {
+			for persp := range 2 {
+				f, g := c, C+c
+				if persp != p {
+					f, g = C+c, c
+				}
+				for j := range H {
+					// Lane arithmetic wraps: a difference outside int16 still adds exactly.
+					n.placeL[p][c*2*H+persp*H+j] = int16(ft[f*H+j])
+					n.flipL[p][c*2*H+persp*H+j] = int16(ft[f*H+j] - ft[g*H+j])
+				}
+			}
+		}
+	}
+	n.simdMove = true
+	if a.L1 != 0 {
+		return
+	}
+	var mx int64
+	for _, w := range n.outW {
+		mx = max(mx, int64(w), -int64(w))
+	}
+	if mx > 32767 || int64(2*H)*int64(n.qa)*mx >= 1<<31 {
+		return
+	}
+	n.outW16 = make([]int16, len(n.outW))
+	for i, w := range n.outW {
+		n.outW16[i] = int16(w)
+	}
+	n.simdEval = true
+}
+
+// SetSIMD turns the AVX2 path off (false) or back on where Quantize enabled it (tests and
+// benchmarks compare the two); it reports whether any AVX2 kernel is in use afterwards.
+func (n *Net) SetSIMD(on bool) bool {
+	if !on {
+		n.simdMove, n.simdEval = false, false
+		return false
+	}
+	n.simdMove = n.placeL[0] != nil
+	n.simdEval = n.outW16 != nil
+	return n.simdMove || n.simdEval
 }
 
 // quantizeFT rounds the feature transformer at scale sc, checking that no reachable lane sum
@@ -242,6 +305,16 @@ func (n *Net) flipRow(p, c int) []uint64 {
 	return n.flip[p][c*w : c*w+w]
 }
 
+func (n *Net) placeLanes(p, c int) []int16 {
+	w := 8 * n.words
+	return n.placeL[p][c*w : c*w+w]
+}
+
+func (n *Net) flipLanes(p, c int) []int16 {
+	w := 8 * n.words
+	return n.flipL[p][c*w : c*w+w]
+}
+
 // Refresh computes the accumulator of a position from scratch: pieces[p] has bit c set when
 // player p has a piece on cell c.
 func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
@@ -257,6 +330,16 @@ func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
 // cell from disappears (from < 0: none does) and the pieces on the cells of flips turn from the
 // other player's into p's. dst and src may be the same accumulator.
 func (n *Net) Move(dst, src Acc, p, to, from int, flips uint64) {
+	if n.simdMove {
+		addRowSIMD(dst, src, n.placeLanes(p, to))
+		if from >= 0 {
+			subRowSIMD(dst, dst, n.placeLanes(p, from))
+		}
+		for b := flips; b != 0; b &= b - 1 {
+			addRowSIMD(dst, dst, n.flipLanes(p, bits.TrailingZeros64(b)))
+		}
+		return
+	}
 	addRow(dst, src, n.placeRow(p, to))
 	if from >= 0 {
 		subRow(dst, dst, n.placeRow(p, from))
@@ -304,6 +387,9 @@ func (n *Net) Output(acc Acc, stm int) int64 {
 	W := n.words
 	us := acc[stm*W : stm*W+W]
 	them := acc[(stm^1)*W : (stm^1)*W+W]
+	if n.simdEval {
+		return n.outB + dotClipSIMD(us, n.outW16[:4*W], int16(n.qa)) + dotClipSIMD(them, n.outW16[4*W:8*W], int16(n.qa))
+	}
 	if len(n.l1Init) == 0 {
 		return n.outB + dotClip(us, n.outW[:4*W], n.qa) + dotClip(them, n.outW[4*W:8*W], n.qa)
 	}

@@ -303,10 +303,13 @@ func TestPiecesFromInput(t *testing.T) {
 	}
 }
 
-func benchNet(b *testing.B, a Arch) {
+func benchNet(b *testing.B, a Arch, portable bool) {
 	net, err := Quantize(NewRandom(a, 2), 0)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if portable {
+		net.SetSIMD(false)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	const K = 256
@@ -337,8 +340,59 @@ func benchNet(b *testing.B, a Arch) {
 
 // BenchmarkMoveEval: one incremental update (a placement and two conversions) and one
 // evaluation, the work of a leaf.
-func BenchmarkMoveEval128(b *testing.B)   { benchNet(b, testArch(128, 0)) }
-func BenchmarkMoveEval64(b *testing.B)    { benchNet(b, testArch(64, 0)) }
-func BenchmarkMoveEval64x32(b *testing.B) { benchNet(b, testArch(64, 32)) }
-func BenchmarkMoveEval32x16(b *testing.B) { benchNet(b, testArch(32, 16)) }
-func BenchmarkMoveEval256(b *testing.B)   { benchNet(b, testArch(256, 0)) }
+// The ...Portable variants turn the AVX2 kernels off in a GOEXPERIMENT=simd build (in a
+// portable build they equal the others).
+func BenchmarkMoveEval64(b *testing.B)          { benchNet(b, testArch(64, 0), false) }
+func BenchmarkMoveEval64Portable(b *testing.B)  { benchNet(b, testArch(64, 0), true) }
+func BenchmarkMoveEval128(b *testing.B)         { benchNet(b, testArch(128, 0), false) }
+func BenchmarkMoveEval128Portable(b *testing.B) { benchNet(b, testArch(128, 0), true) }
+func BenchmarkMoveEval256(b *testing.B)         { benchNet(b, testArch(256, 0), false) }
+func BenchmarkMoveEval32x16(b *testing.B)       { benchNet(b, testArch(32, 16), false) }
+func BenchmarkMoveEval64x32(b *testing.B)       { benchNet(b, testArch(64, 32), false) }
+
+// TestSIMDMatchesPortable: with GOEXPERIMENT=simd on an AVX2 CPU, the AVX2 kernels give the
+// same accumulators and outputs as the portable ones, bit for bit (skipped elsewhere).
+func TestSIMDMatchesPortable(t *testing.T) {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(256, 0)} {
+		m := NewRandom(a, 21)
+		for i := range m.Weights.OutW {
+			m.Weights.OutW[i] *= 20
+		}
+		net, err := Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !net.SetSIMD(true) {
+			t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
+		}
+		rng := rand.New(rand.NewPCG(4, 4))
+		accS, accP := net.NewAcc(), net.NewAcc()
+		for range 300 {
+			var pieces [2]uint64
+			net.Refresh(accS, pieces)
+			copy(accP, accS)
+			p := 0
+			for range 50 {
+				to, from, flips, ok := randomChange(rng, pieces, p)
+				if !ok {
+					break
+				}
+				net.SetSIMD(true)
+				net.Move(accS, accS, p, to, from, flips)
+				outS := net.Output(accS, p^1)
+				net.SetSIMD(false)
+				net.Move(accP, accP, p, to, from, flips)
+				outP := net.Output(accP, p^1)
+				if !slicesEqual(accS, accP) || outS != outP {
+					t.Fatalf("%s: AVX2 and portable differ (output %d vs %d)", a, outS, outP)
+				}
+				pieces[p] |= 1<<to | flips
+				pieces[p^1] &^= flips
+				if from >= 0 {
+					pieces[p] &^= 1 << from
+				}
+				p ^= 1
+			}
+		}
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !(goexperiment.simd && amd64)
+
+package nnue
+
+// Without GOEXPERIMENT=simd on amd64 only the portable kernels exist.
+
+const cpuSIMD = false
+
+func addRowSIMD(dst, src []uint64, row []int16)         { panic("nnue: no SIMD kernels in this build") }
+func subRowSIMD(dst, src []uint64, row []int16)         { panic("nnue: no SIMD kernels in this build") }
+func dotClipSIMD(a []uint64, w []int16, qa int16) int64 { panic("nnue: no SIMD kernels in this build") }

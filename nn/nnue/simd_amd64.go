@@ -1,0 +1,66 @@
+//go:build goexperiment.simd && amd64
+
+package nnue
+
+import (
+	"simd/archsimd"
+	"unsafe"
+)
+
+// AVX2 kernels (GOEXPERIMENT=simd): the accumulator's lanes are the same bytes as the portable
+// path's words, read sixteen int16 lanes at a time; rows are kept lane-wise (int16 two's
+// complement) for them, and the output weights as int16 (vpmaddwd). Used when the CPU has
+// AVX2 and the net qualifies (Net.SIMD).
+
+var cpuSIMD = archsimd.X86.AVX2()
+
+// lanes16 views the 16 lanes at word offset 4*i of a.
+func lanes16(a []uint64, i int) *[16]int16 {
+	return (*[16]int16)(unsafe.Pointer(&a[4*i]))
+}
+
+// addRowSIMD sets dst = src + row lane-wise (len(dst) words, a multiple of 4; row has 4*len(dst) lanes).
+func addRowSIMD(dst, src []uint64, row []int16) {
+	n := len(dst) / 4
+	_ = src[len(dst)-1]
+	_ = row[16*n-1]
+	for i := range n {
+		s := archsimd.LoadInt16x16(lanes16(src, i))
+		r := archsimd.LoadInt16x16((*[16]int16)(row[16*i:]))
+		s.Add(r).Store(lanes16(dst, i))
+	}
+}
+
+// subRowSIMD sets dst = src - row lane-wise.
+func subRowSIMD(dst, src []uint64, row []int16) {
+	n := len(dst) / 4
+	_ = src[len(dst)-1]
+	_ = row[16*n-1]
+	for i := range n {
+		s := archsimd.LoadInt16x16(lanes16(src, i))
+		r := archsimd.LoadInt16x16((*[16]int16)(row[16*i:]))
+		s.Sub(r).Store(lanes16(dst, i))
+	}
+}
+
+// dotClipSIMD returns sum_i CReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights).
+func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
+	n := len(a) / 4
+	_ = w[16*n-1]
+	bias := archsimd.BroadcastInt16x16(-0x8000)
+	zero := archsimd.BroadcastInt16x16(0)
+	top := archsimd.BroadcastInt16x16(qa)
+	var s archsimd.Int32x8
+	for i := range n {
+		v := archsimd.LoadInt16x16(lanes16(a, i)).Xor(bias)
+		c := v.Max(zero).Min(top)
+		s = s.Add(c.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
+	}
+	var out [8]int32
+	s.Store(&out)
+	var t int64
+	for _, x := range out {
+		t += int64(x)
+	}
+	return t
+}
