@@ -3,6 +3,7 @@ package nnab
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"colony/engine"
 	"colony/game/ataxx"
 	"colony/internal/cputime"
+	"colony/models"
 	"colony/nn/nnue"
 )
 
@@ -314,8 +316,28 @@ func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
+// benchNet is the embedded net (a random one when none is embedded): a trained net's search
+// tree is the one that matters.
+func benchNet(b *testing.B) *nnue.Net {
+	m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, "")
+	if err != nil {
+		b.Logf("no embedded net (%v): a random one", err)
+		return testNet(b, 64, 0)
+	}
+	n, err := nnue.Quantize(m, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if os.Getenv("NNAB_PORTABLE") != "" {
+		n.SetSIMD(false)
+	}
+	return n
+}
+
+// BenchmarkSearchStart and BenchmarkSearchMidgame: fixed-depth searches from a new game, as
+// alphabeta's BenchmarkSearch (NNAB_PORTABLE=1 turns the AVX2 kernels off in a simd build).
 func BenchmarkSearchStart(b *testing.B) {
-	benchSearch(b, ataxx.Start(), 7, testNet(b, 64, 0))
+	benchSearch(b, ataxx.Start(), 8, benchNet(b))
 }
 
 func BenchmarkSearchMidgame(b *testing.B) {
@@ -323,7 +345,7 @@ func BenchmarkSearchMidgame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchSearch(b, p, 5, testNet(b, 64, 0))
+	benchSearch(b, p, 6, benchNet(b))
 }
 
 func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Second)) }
