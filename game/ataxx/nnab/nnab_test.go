@@ -124,10 +124,16 @@ const quantTolerance = 0.06
 
 // TestQuantizedEqualsFloatOnGames compares the integer net with the float reference on 10,000
 // positions of random games, read through the encoder (Encode -> ForwardInput), so the planes
-// mapping is checked too.
+// mapping is checked too: two random nets and the embedded trained one.
 func TestQuantizedEqualsFloatOnGames(t *testing.T) {
+	var ms []*nnue.Model
 	for _, sz := range [][2]int{{128, 0}, {64, 32}} {
-		m := testModel(sz[0], sz[1], 3)
+		ms = append(ms, testModel(sz[0], sz[1], 3))
+	}
+	if m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, ""); err == nil {
+		ms = append(ms, m) // the trained net
+	}
+	for _, m := range ms {
 		net, err := nnue.Quantize(m, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +160,8 @@ func TestQuantizedEqualsFloatOnGames(t *testing.T) {
 				n++
 			})
 		}
-		t.Logf("%s: 10,000 game positions: |quantized - float| logit max %.4f mean %.5f (mean |logit| %.2f)", net.Arch(), worst, sum/1e4, mag/1e4)
+		t.Logf("%s (step %d): 10,000 game positions: |quantized - float| logit max %.4f mean %.5f (mean |logit| %.2f)",
+			net.Arch(), m.Step, worst, sum/1e4, mag/1e4)
 		if worst > quantTolerance {
 			t.Errorf("%s: quantized differs from float by %.4f > %v", net.Arch(), worst, quantTolerance)
 		}
