@@ -1,8 +1,9 @@
 // Package pipeline is Colony's AlphaZero generation cycle as a library, for any registered
 // game (a registry.Game): self-play with the best model (Game.SelfPlay) -> train a candidate
 // on the replay window (train.Run) -> gate the candidate against the best (arena.Run, agent
-// processes at the real clock) -> promote it into the models directory when it scores at
-// least Config.Promote. A resumed run keeps the configuration recorded in its config.json
+// processes at the real clock; arena.RunArgv for a game played a process per move, scored by
+// average score over every seat order: see gateArgv) -> promote it into the models directory
+// when it scores at least Config.Promote. A resumed run keeps the configuration recorded in its config.json
 // (edit that file to change it).
 //
 // Everything a run makes lives in its run directory:
@@ -492,6 +493,13 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 	agent := func(model string) []string {
 		return []string{c.cfg.Agent, "-game", info.Name, "-engine", "mcts", "-seed", "{seed}", "-model", model}
 	}
+	if a, ok := c.game.(ArgvGame); ok && a.ArgvProtocol() != "" {
+		err = c.gateArgv(&res, w, agent(cand), agent(c.st.Best))
+		if err != nil {
+			return res, err
+		}
+		return res, arena.WriteJSON(saved, res)
+	}
 	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand), B: agent(c.st.Best), Games: c.cfg.GateGames,
 		Clock: c.cfg.GateClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
 		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena")}
@@ -513,6 +521,58 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 	res.Verdicts = sum.ATLE + sum.ARE + sum.ACrash
 	res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
 	return res, arena.WriteJSON(saved, res)
+}
+
+// ArgvGame is a Game whose programs are started once per move with the position as their
+// argument (a King-of-the-Hill controller: Slime); a registry.Game is one. Its gate is
+// arena.RunArgv instead of the judge protocol.
+type ArgvGame interface {
+	Game
+	ArgvProtocol() string // "" when the game has no such protocol
+}
+
+// gateArgv gates a King-of-the-Hill game: the candidate in one seat and the best model in
+// every other, every seat order, ceil(GateGames / orders) rounds; each move's program
+// keeps the game's own time per move (GateClock and GateOpenings do not apply). The games
+// are scored by each program's average score (Slime: cells held); the candidate's Score is
+// its average over the sum of its and the best programs' mean average, 0.5 for equals, so
+// that Promote reads as for two players. Its verdicts are its moves that were no move (no
+// line in time, output that is not a legal move).
+func (c *Cycle) gateArgv(res *GenResult, w io.Writer, cand, best []string) error {
+	n := c.game.Info().Players()
+	entries := [][]string{cand}
+	for range n - 1 {
+		entries = append(entries, best)
+	}
+	orders := len(arena.Permutations(n))
+	ac := arena.ArgvConfig{Rules: c.game.Rules(), Entries: entries, Rounds: max(1, (c.cfg.GateGames+orders-1)/orders),
+		RSS: 1 << 30, Seed: c.seed(), Parallel: c.cfg.GateParallel, OutDir: filepath.Join(c.genDir(), "arena")}
+	fmt.Fprintf(w, "gate: %d games (%d seat orders x %d rounds), a process per move: A %s\n      others %s\n",
+		orders*ac.Rounds, orders, ac.Rounds, strings.Join(cand, " "), strings.Join(best, " "))
+	sum, err := arena.RunArgv(ac, func(done, total int, r *arena.ArgvRecord) {
+		fmt.Fprintf(w, "gate: [%d/%d] game %d, seats %v: %v (%s)\n", done, total, r.Index, r.Order, r.Scores, r.Outcome)
+	})
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if sum.Games == 0 {
+		return errors.New("arena played no game")
+	}
+	a, b := sum.Entries[0].Score, 0.0
+	for _, e := range sum.Entries[1:] {
+		b += e.Score / float64(n-1)
+	}
+	res.Games, res.Score = sum.Games, 0.5
+	if a+b > 0 {
+		res.Score = a / (a + b)
+	}
+	if res.Score > 0 && res.Score < 1 {
+		res.EloDiff = arena.EloFromScore(res.Score)
+	}
+	res.Verdicts = sum.Entries[0].Invalid
+	res.Promoted = res.Score >= c.cfg.Promote && res.Verdicts == 0
+	fmt.Fprintf(w, "gate: candidate %.2f, best %.2f on average: score %.3f\n", a, b, res.Score)
+	return nil
 }
 
 // gateAndPromote gates the candidate, promotes it when it passed, records the generation and
