@@ -46,6 +46,9 @@ type Net struct {
 	// AVX2 path (GOEXPERIMENT=simd builds on AVX2 CPUs): lane-wise rows and int16 output
 	// weights; simdMove and simdEval say which parts use it.
 	simdMove, simdEval bool
+	// Portable SWAR output layer (no L1, output weights within int16): packed weights.
+	swarW              []uint64
+	qaLanes, overLanes uint64
 	placeL, flipL      [2][]int16
 	outW16             []int16
 
@@ -190,6 +193,17 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 	}
 	n.outB = roundClamp(float64(w.OutB[0])*float64(n.qa)*QO, -1<<40, 1<<40)
 	n.scoreMul = int64(math.Round(float64(scoreScale) * (1 << 32) / (float64(n.qa) * QO)))
+	if a.L1 == 0 {
+		fits := true
+		for _, v := range n.outW {
+			fits = fits && v >= -32768 && v <= 32767
+		}
+		if fits {
+			n.swarW = packOutSWAR(n.outW)
+			n.qaLanes = uint64(n.qa) * laneOne
+			n.overLanes = (0x7FFF &^ uint64(n.qa-1)) * laneOne
+		}
+	}
 	n.prepareSIMD(ft)
 	return n, nil
 }
@@ -340,12 +354,50 @@ func (n *Net) Move(dst, src Acc, p, to, from int, flips uint64) {
 		}
 		return
 	}
-	addRow(dst, src, n.placeRow(p, to))
-	if from >= 0 {
-		subRow(dst, dst, n.placeRow(p, from))
+	// Fused passes: the placement, the removal and one conversion in the first, then two
+	// conversions per pass (each pass reads and writes dst once).
+	W := len(dst)
+	src = src[:W]
+	pl := n.placeRow(p, to)[:W]
+	var f0 []uint64
+	if flips != 0 {
+		f0 = n.flipRow(p, bits.TrailingZeros64(flips))[:W]
+		flips &= flips - 1
 	}
-	for b := flips; b != 0; b &= b - 1 {
-		addRow(dst, dst, n.flipRow(p, bits.TrailingZeros64(b)))
+	switch {
+	case from >= 0 && f0 != nil:
+		rm := n.placeRow(p, from)[:W]
+		for i := range dst {
+			dst[i] = src[i] + pl[i] - rm[i] + f0[i]
+		}
+	case from >= 0:
+		rm := n.placeRow(p, from)[:W]
+		for i := range dst {
+			dst[i] = src[i] + pl[i] - rm[i]
+		}
+	case f0 != nil:
+		for i := range dst {
+			dst[i] = src[i] + pl[i] + f0[i]
+		}
+	default:
+		for i := range dst {
+			dst[i] = src[i] + pl[i]
+		}
+	}
+	for flips != 0 {
+		a := n.flipRow(p, bits.TrailingZeros64(flips))[:W]
+		flips &= flips - 1
+		if flips == 0 {
+			for i := range dst {
+				dst[i] += a[i]
+			}
+			break
+		}
+		b := n.flipRow(p, bits.TrailingZeros64(flips))[:W]
+		flips &= flips - 1
+		for i := range dst {
+			dst[i] += a[i] + b[i]
+		}
 	}
 }
 
@@ -390,6 +442,9 @@ func (n *Net) Output(acc Acc, stm int) int64 {
 	if n.simdEval {
 		return n.outB + dotClipSIMD(us, n.outW16[:4*W], int16(n.qa)) + dotClipSIMD(them, n.outW16[4*W:8*W], int16(n.qa))
 	}
+	if n.swarW != nil {
+		return n.outB + dotClipSWAR(us, n.swarW[:2*W], n.qaLanes, n.overLanes) + dotClipSWAR(them, n.swarW[2*W:4*W], n.qaLanes, n.overLanes)
+	}
 	if len(n.l1Init) == 0 {
 		return n.outB + dotClip(us, n.outW[:4*W], n.qa) + dotClip(them, n.outW[4*W:8*W], n.qa)
 	}
@@ -398,14 +453,60 @@ func (n *Net) Output(acc Acc, stm int) int64 {
 
 // dotClip returns sum_i CReLU(lane i of a) * w[i].
 func dotClip(a []uint64, w []int32, qa int32) int64 {
-	w = w[:4*len(a)]
 	var s0, s1 int64
-	for i, x := range a {
-		w4 := w[4*i : 4*i+4]
-		s0 += int64(clip(x, 0, qa)*w4[0]) + int64(clip(x, 2, qa)*w4[2])
-		s1 += int64(clip(x, 1, qa)*w4[1]) + int64(clip(x, 3, qa)*w4[3])
+	for len(a) > 0 && len(w) >= 4 {
+		x := a[0]
+		s0 += int64(clip(x, 0, qa)*w[0]) + int64(clip(x, 2, qa)*w[2])
+		s1 += int64(clip(x, 1, qa)*w[1]) + int64(clip(x, 3, qa)*w[3])
+		a, w = a[1:], w[4:]
 	}
 	return s0 + s1
+}
+
+// SWAR output layer. For a net without L1 whose output weights fit int16, the portable path
+// clips four lanes at once and forms two-lane dot products with one 64-bit multiply: with the
+// clipped lanes c0, c2 at bits 0 and 32 of y and the biased weights w' = w + 32768 (in
+// [0, 65535]) packed as w2' + w0'<<32, bits 32..63 of y*W hold c0*w0' + c2*w2' (c <= 1024, so
+// every partial product is below 2^26 and nothing carries across). The bias is taken back
+// with the lanes' sum: sum c*w = sum c*w' - 32768*sum c.
+const (
+	laneHi  uint64 = 0x8000800080008000
+	laneLo  uint64 = 0x7FFF7FFF7FFF7FFF
+	laneOne uint64 = 0x0001000100010001
+	pairMsk uint64 = 0x0000FFFF0000FFFF
+)
+
+// clip4 clips the four biased lanes of x to [0, qa] (qa = 2^k <= 1024, qaLanes = qa in every
+// lane, overLanes = bits k..14 in every lane).
+func clip4(x, qaLanes, overLanes uint64) uint64 {
+	m := (x & laneHi) >> 15 * 0xFFFF                        // lanes >= 0
+	t := (x ^ laneHi) & m                                   // v, or 0 where v < 0
+	o := ((t & overLanes) + laneLo) & laneHi >> 15 * 0xFFFF // lanes >= qa
+	return t&^o | qaLanes&o
+}
+
+// dotClipSWAR equals dotClip for weights w packed by packOutSWAR (two words per input word).
+func dotClipSWAR(a []uint64, w []uint64, qaLanes, overLanes uint64) int64 {
+	var s, cs uint64
+	for len(a) > 0 && len(w) >= 2 {
+		c := clip4(a[0], qaLanes, overLanes)
+		s += (c&pairMsk*w[0])>>32 + (c>>16&pairMsk*w[1])>>32
+		cs += c * laneOne >> 48
+		a, w = a[1:], w[2:]
+	}
+	return int64(s) - 32768*int64(cs)
+}
+
+// packOutSWAR packs int16-range output weights for dotClipSWAR: per group of four lanes,
+// (w2' + w0'<<32) and (w3' + w1'<<32).
+func packOutSWAR(w []int32) []uint64 {
+	out := make([]uint64, len(w)/2)
+	for i := 0; i+3 < len(w); i += 4 {
+		b := func(k int) uint64 { return uint64(w[i+k] + 32768) }
+		out[i/2] = b(2) | b(0)<<32
+		out[i/2+1] = b(3) | b(1)<<32
+	}
+	return out
 }
 
 // tail is the hidden layer: h = CReLU(x W1 + b1), out = h Wo + bo, with two int32 hidden sums

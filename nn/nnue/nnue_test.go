@@ -396,3 +396,34 @@ func TestSIMDMatchesPortable(t *testing.T) {
 		}
 	}
 }
+
+// TestSWAROutputExact: the SWAR output layer equals the lane-by-lane one on random lanes (any
+// int16 value, so both clips are exercised) and weights over the whole int16 range.
+func TestSWAROutputExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, k := range []int{6, 8, 10} {
+		qa := int32(1) << k
+		qaLanes, overLanes := uint64(qa)*laneOne, (0x7FFF&^uint64(qa-1))*laneOne
+		for range 2000 {
+			words := 4 * (1 + rng.IntN(16))
+			a := make([]uint64, words)
+			for i := range a {
+				a[i] = rng.Uint64()
+				if rng.IntN(2) == 0 { // lanes near the clip range
+					var w uint64
+					for l := range 4 {
+						w |= uint64(uint16(int32(rng.IntN(3*int(qa)))-qa+laneBias)) << (16 * l)
+					}
+					a[i] = w
+				}
+			}
+			w := make([]int32, 4*words)
+			for i := range w {
+				w[i] = int32(rng.IntN(65536)) - 32768
+			}
+			if got, want := dotClipSWAR(a, packOutSWAR(w), qaLanes, overLanes), dotClip(a, w, qa); got != want {
+				t.Fatalf("qa %d: SWAR %d, lane by lane %d", qa, got, want)
+			}
+		}
+	}
+}
