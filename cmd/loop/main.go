@@ -1,6 +1,8 @@
 // Command loop runs the AlphaZero cycle of package pipeline for a registered game, generation
 // after generation: self-play with the best model -> train a candidate on the replay window
-// -> gate the candidate against the best (agent processes at the real clock) -> promote it
+// -> gate the candidate against the best (agent processes at the real clock; for a game played
+// a process per move, Slime, the candidate against the best in every other seat, every seat
+// order, scored by average score) -> promote it
 // (models/<game>/NNNNNN.model, with a copy of the run's elo.png) when it scores at least
 // -promote. Only a promotion writes into the models directory.
 //
@@ -54,8 +56,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.IntVar(&c.Batch, "batch", c.Batch, "training batch")
 	fs.Float64Var(&c.LR, "lr", c.LR, "learning rate")
 	fs.IntVar(&c.Window, "window", c.Window, "replay window (examples)")
-	fs.IntVar(&c.GateGames, "gate-games", c.GateGames, "gating games (even: each opening with both colours)")
-	fs.DurationVar(&c.GateClock, "gate-clock", c.GateClock, "gating clock per side for the whole game")
+	fs.IntVar(&c.GateGames, "gate-games", c.GateGames, "gating games (even: each opening with both colours; a process-per-move game plays whole rounds of every seat order)")
+	fs.DurationVar(&c.GateClock, "gate-clock", c.GateClock, "gating clock per side for the whole game (judge games; a process-per-move game keeps its own time per move)")
 	fs.IntVar(&c.GateParallel, "gate-parallel", c.GateParallel, "gating games at once")
 	fs.IntVar(&c.GateOpenings, "gate-openings", c.GateOpenings, "random opening plies of the gating games")
 	fs.Float64Var(&c.Promote, "promote", c.Promote, "promote the candidate at this score or more")
