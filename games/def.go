@@ -228,6 +228,32 @@ func Perft[P Position[P, M], M comparable](p P, depth int) uint64 {
 	return n
 }
 
+// BulkPerft counts the move paths of length depth from p like Perft, with the last ply
+// counted by count (a game's cheaper count of its legal moves) and one move buffer of maxMoves
+// per ply, allocated once per call.
+func BulkPerft[P Position[P, M], M comparable](p P, depth, maxMoves int, count func(P) int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	bufs := make([][]M, depth)
+	for i := range bufs {
+		bufs[i] = make([]M, 0, maxMoves)
+	}
+	return bulkPerft(p, depth, bufs, count)
+}
+
+func bulkPerft[P Position[P, M], M comparable](p P, depth int, bufs [][]M, count func(P) int) uint64 {
+	if depth == 1 {
+		return uint64(count(p))
+	}
+	var n uint64
+	bufs[0] = p.LegalMoves(bufs[0])
+	for _, m := range bufs[0] {
+		n += bulkPerft(p.Apply(m), depth-1, bufs[1:], count)
+	}
+	return n
+}
+
 // DivideEntry is one root move and the perft count below it.
 type DivideEntry[M any] struct {
 	Move  M

@@ -24,6 +24,16 @@ const MaxPlayers = 4
 // flipping: asymmetric and 4-player games fit. It is the same type as mcts.Values.
 type Values = [MaxPlayers]float32
 
+// WinLoss is the Values of a two-player game won by player winner (0 or 1): 1 for the winner,
+// -1 for the loser; all zeros for any other winner (a draw, or no result yet).
+func WinLoss(winner int) Values {
+	var v Values
+	if winner == 0 || winner == 1 {
+		v[winner], v[1-winner] = 1, -1
+	}
+	return v
+}
+
 // Position is what every game's position gives the pipeline: the search's interface
 // (mcts.Position, restated here method for method) plus the network input and a notation.
 type Position[P any, M comparable] interface {

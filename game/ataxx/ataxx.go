@@ -8,7 +8,11 @@
 // repetition draws, and a 400-turn cap in which a pass counts as a turn.
 package ataxx
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"colony/games"
+)
 
 const (
 	// Size is the side of the board.
@@ -218,16 +222,7 @@ func (p Position) Winner() int {
 
 // Values returns the result of a terminal position, one entry per player: 1 win, -1 loss,
 // 0 draw. Entries past NumPlayers are zero.
-func (p Position) Values() [4]float32 {
-	var v [4]float32
-	switch p.Winner() {
-	case O:
-		v[O], v[X] = 1, -1
-	case X:
-		v[O], v[X] = -1, 1
-	}
-	return v
-}
+func (p Position) Values() [4]float32 { return games.WinLoss(p.Winner()) }
 
 // LegalMoves appends the legal moves to dst[:0] and returns it: one clone per reachable empty
 // cell, one jump per (source, destination), a lone Pass when the side to move is stuck, and

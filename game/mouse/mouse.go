@@ -14,7 +14,11 @@
 // per column, so every column holds at most one mouse.
 package mouse
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"colony/games"
+)
 
 const (
 	// Rows and Cols are the board's size.
@@ -324,16 +328,7 @@ func (p Position) Winner() int {
 
 // Values returns the result of a terminal position, one entry per player: 1 win, -1 loss
 // (zeros while the game goes on).
-func (p Position) Values() [4]float32 {
-	var v [4]float32
-	switch p.Winner() {
-	case Mice:
-		v[Mice], v[Team] = 1, -1
-	case Team:
-		v[Mice], v[Team] = -1, 1
-	}
-	return v
-}
+func (p Position) Values() [4]float32 { return games.WinLoss(p.Winner()) }
 
 // LegalMoves appends the legal moves to dst[:0] and returns it: the mice's steps, or the cats'
 // queen moves and Nadori's king steps (captures included), or a lone Pass when Nadori's team

@@ -3,20 +3,9 @@ package mouse
 import "colony/games"
 
 // Perft counts the move paths of length depth from p. A forced pass counts as one move and a
-// finished game has no moves. The last ply is bulk-counted.
+// finished game has no moves. The last ply is bulk-counted (games.BulkPerft).
 func Perft(p Position, depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	if depth == 1 {
-		return uint64(p.CountMoves())
-	}
-	var buf [MaxMoves]Move
-	var n uint64
-	for _, m := range p.LegalMoves(buf[:0]) {
-		n += Perft(p.Apply(m), depth-1)
-	}
-	return n
+	return games.BulkPerft(p, depth, MaxMoves, Position.CountMoves)
 }
 
 // Divide returns the perft count under each root move, sorted by the moves' spelling, for
