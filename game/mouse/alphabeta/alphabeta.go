@@ -33,9 +33,10 @@ type Options struct {
 const (
 	expOld uint = 1 << iota
 	expNoVeto
-	expNoLMR    // no late-move reductions
-	expMiceEval // the team evaluates with the mice's profile
-	expBigShare // the prover gets half of the move
+	expNoLMR       // no late-move reductions
+	expMiceEval    // the team evaluates with the mice's profile
+	expBigShare    // the prover gets half of the move
+	expNoEvalCache // no evaluation cache
 )
 
 const (
@@ -148,7 +149,7 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		}
 		proverNodes = n
 	}
-	e.h.miceRole = pos.ToMove() == mouse.Mice
+	e.ready(&pos)
 	m := e.ab.Search(pos, start, soft, hard, depth, nodes, e.veto[:e.nveto])
 	if proverNodes > 0 {
 		d, v, n := e.ab.Stats()
@@ -263,6 +264,15 @@ func (e *Engine) vetoLosing(pos mouse.Position, nodes int64, t time.Duration) in
 // Score returns the value of pos for the side to move (hundredths of a mouse; proven results
 // beyond ±WinBound) by a fixed-depth search: depth 0 is the static evaluation.
 func (e *Engine) Score(pos *mouse.Position, depth int) int32 {
-	e.h.miceRole = pos.ToMove() == mouse.Mice
+	e.ready(pos)
 	return e.ab.Score(*pos, depth)
+}
+
+// ready sets the evaluation profile for the side to move of pos and allocates the evaluation
+// cache on first use.
+func (e *Engine) ready(pos *mouse.Position) {
+	e.h.miceRole = pos.ToMove() == mouse.Mice
+	if e.h.evals == nil && e.opts.exp&expNoEvalCache == 0 {
+		e.h.evals = make([]evalEntry, 1<<evalCacheBits)
+	}
 }

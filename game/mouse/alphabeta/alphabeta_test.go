@@ -306,3 +306,25 @@ func TestAvoidsProvenLosses(t *testing.T) {
 	}
 	t.Logf("%d positions with losing and saving moves in %d games", checked, games)
 }
+
+// TestEvalCacheKeepsResults: the evaluation cache changes no search result, for either
+// profile, when one engine searches positions of both sides in turn (their leaves overlap).
+func TestEvalCacheKeepsResults(t *testing.T) {
+	cached := NewWithOptions(Options{HashMB: 4, SolveMB: -1})
+	p := mouse.Start()
+	for ply := range 12 {
+		plain := NewWithOptions(Options{HashMB: 4, SolveMB: -1, exp: expNoEvalCache})
+		cached.NewGame()
+		mc := cached.BestMove(p, engine.Limits{Depth: 4})
+		mp := plain.BestMove(p, engine.Limits{Depth: 4})
+		dc, sc, nc := cached.Stats()
+		dp, sp, np := plain.Stats()
+		if mc != mp || dc != dp || sc != sp || nc != np {
+			t.Fatalf("ply %d: cached %v %d %d %d, plain %v %d %d %d", ply, mc, dc, sc, nc, mp, dp, sp, np)
+		}
+		if got, want := cached.Score(&p, 2), plain.Score(&p, 2); got != want {
+			t.Fatalf("ply %d: Score cached %d, plain %d", ply, got, want)
+		}
+		p = p.Apply(mp)
+	}
+}

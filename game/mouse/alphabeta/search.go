@@ -18,7 +18,22 @@ const (
 type hooks struct {
 	miceRole bool // the engine plays the mice: their evaluation profile
 	exp      uint // the engine's experiment switches
+
+	// evals caches leaf evaluations by hash (the evaluation is most of a search's time and
+	// the same leaves come back through transpositions: the cats' moves commute); nil: none.
+	evals []evalEntry
 }
+
+type evalEntry struct {
+	key uint64
+	v   int32
+}
+
+// evalCacheBits sizes the evaluation cache: 1<<16 entries, 1 MB.
+const evalCacheBits = 16
+
+// profileKey tells the two evaluation profiles apart in the cache.
+const profileKey = 0x6D696365726F6C65 // "micerole"
 
 // row5Mice are the inner cells of row 6 (0-based 5), the last before row 7.
 const row5Mice = uint64(mouse.RowFull) << (4 * mouse.Cols)
@@ -46,7 +61,19 @@ func (h *hooks) Enter(p mouse.Position, ply, depth int, alpha, beta int32) (int3
 
 // Leaf is the race evaluation, in the profile of the engine's role.
 func (h *hooks) Leaf(p mouse.Position, ply int) int32 {
-	return evaluate(&p, h.miceRole || h.exp&expMiceEval != 0)
+	mice := h.miceRole || h.exp&expMiceEval != 0
+	if h.evals == nil {
+		return evaluate(&p, mice)
+	}
+	key := p.Hash()
+	if mice {
+		key ^= profileKey
+	}
+	e := &h.evals[key&(1<<evalCacheBits-1)]
+	if e.key != key {
+		e.key, e.v = key, evaluate(&p, mice)
+	}
+	return e.v
 }
 
 // Key is the position hash: the game has no turn count and no repetition (the mice only walk
