@@ -13,6 +13,7 @@ import (
 
 	"math/rand/v2"
 
+	"colony/engine"
 	"colony/games"
 )
 
@@ -215,4 +216,31 @@ func BenchMovesApply[P games.Position[P, M], M comparable](b *testing.B, p P, ma
 	}
 	_ = sink
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// StatsEngine is an engine that reports its last search: depth, score and nodes.
+type StatsEngine[P any, M comparable] interface {
+	engine.Engine[P, M]
+	Stats() (depth int, score int32, nodes int64)
+}
+
+// CheckDeterministic checks that two engines made by newEngine agree on the move, score and
+// node count of a search of p within lim, and that the first, after NewGame, repeats it.
+func CheckDeterministic[P any, M comparable](t testing.TB, newEngine func() StatsEngine[P, M], p P, lim engine.Limits) {
+	t.Helper()
+	a, b := newEngine(), newEngine()
+	ma := a.BestMove(p, lim)
+	mb := b.BestMove(p, lim)
+	_, sa, na := a.Stats()
+	_, sb, nb := b.Stats()
+	if ma != mb || sa != sb || na != nb {
+		t.Fatalf("two engines disagree: %v %d %d vs %v %d %d", ma, sa, na, mb, sb, nb)
+	}
+	a.NewGame()
+	if m := a.BestMove(p, lim); m != ma {
+		t.Fatalf("after NewGame: %v, want %v", m, ma)
+	}
+	if _, s, n := a.Stats(); s != sa || n != na {
+		t.Fatalf("after NewGame: score %d nodes %d, want %d %d", s, n, sa, na)
+	}
 }

@@ -196,22 +196,8 @@ func TestTableKeepsScore(t *testing.T) {
 }
 
 func TestDeterministicAtFixedDepth(t *testing.T) {
-	p := mustDiagram(t, midgame, ataxx.O)
-	a, b := New(), New()
-	ma := a.BestMove(p, engine.Limits{Depth: 5})
-	mb := b.BestMove(p, engine.Limits{Depth: 5})
-	_, sa, na := a.Stats()
-	_, sb, nb := b.Stats()
-	if ma != mb || sa != sb || na != nb {
-		t.Fatalf("two engines disagree: %v %d %d vs %v %d %d", ma, sa, na, mb, sb, nb)
-	}
-	a.NewGame()
-	if m := a.BestMove(p, engine.Limits{Depth: 5}); m != ma {
-		t.Fatalf("after NewGame: %v, want %v", m, ma)
-	}
-	if _, s, n := a.Stats(); s != sa || n != na {
-		t.Fatalf("after NewGame: score %d nodes %d, want %d %d", s, n, sa, na)
-	}
+	gamestest.CheckDeterministic(t, func() gamestest.StatsEngine[ataxx.Position, ataxx.Move] { return New() },
+		mustDiagram(t, midgame, ataxx.O), engine.Limits{Depth: 5})
 }
 
 func TestMoveTime(t *testing.T) {

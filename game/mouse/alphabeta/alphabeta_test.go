@@ -9,6 +9,7 @@ import (
 	"colony/game/mouse/enginetest"
 	"colony/game/mouse/greedy"
 	"colony/game/mouse/solve"
+	"colony/games/gamestest"
 )
 
 func TestLegalInRandomGames(t *testing.T) {
@@ -152,18 +153,9 @@ func TestTableKeepsScoreAndDeterministic(t *testing.T) {
 		ps = append(ps, p)
 	}
 	for _, p := range ps {
-		a, b := NewWithOptions(Options{HashMB: 4}), NewWithOptions(Options{HashMB: 4})
-		ma := a.BestMove(p, engine.Limits{Depth: 4})
-		mb := b.BestMove(p, engine.Limits{Depth: 4})
-		_, sa, na := a.Stats()
-		_, sb, nb := b.Stats()
-		if ma != mb || sa != sb || na != nb {
-			t.Fatalf("two engines disagree: %v %d %d vs %v %d %d", ma, sa, na, mb, sb, nb)
-		}
-		a.NewGame()
-		if m := a.BestMove(p, engine.Limits{Depth: 4}); m != ma {
-			t.Fatalf("after NewGame: %v, want %v", m, ma)
-		}
+		gamestest.CheckDeterministic(t, func() gamestest.StatsEngine[mouse.Position, mouse.Move] {
+			return NewWithOptions(Options{HashMB: 4})
+		}, p, engine.Limits{Depth: 4})
 	}
 }
 
