@@ -11,55 +11,25 @@ package greedy
 
 import (
 	"math/bits"
-	"math/rand/v2"
 
 	"colony/engine"
 	"colony/game/mouse"
 )
 
-// Engine is the greedy engine. Ties are broken uniformly at random.
-type Engine struct {
-	rng *rand.Rand
-	buf []mouse.Move
-}
+// Engine is the greedy engine: the move whose result scores best for the side to move
+// (Score), ties broken uniformly at random.
+type Engine = engine.OnePly[mouse.Position, mouse.Move]
 
 var _ engine.Engine[mouse.Position, mouse.Move] = (*Engine)(nil)
 
-// New returns a greedy engine whose tie-breaks are determined by seed.
+// New returns a greedy engine whose tie-breaks are determined by seed. It plays mouse.NoMove
+// in a finished game and ignores the limits.
 func New(seed uint64) *Engine {
-	return &Engine{
-		rng: rand.New(rand.NewPCG(seed, 0x6772_6565_6479)), // second word: "greedy"
-		buf: make([]mouse.Move, 0, mouse.MaxMoves),
-	}
+	return engine.NewOnePly("greedy", seed, mouse.MaxMoves, mouse.NoMove, scoreMove)
 }
 
-// Name returns "greedy".
-func (e *Engine) Name() string { return "greedy" }
-
-// NewGame does nothing: the engine keeps no game state.
-func (e *Engine) NewGame() {}
-
-// BestMove returns the legal move of pos whose result scores best for the side to move,
-// chosen uniformly among ties (mouse.NoMove in a finished game). It ignores the limits.
-func (e *Engine) BestMove(pos mouse.Position, _ engine.Limits) mouse.Move {
-	e.buf = pos.LegalMoves(e.buf)
-	best, ties := mouse.NoMove, 0
-	bestScore := -1 << 30
-	side := pos.ToMove()
-	for _, m := range e.buf {
-		s := Score(pos.Apply(m), side)
-		switch {
-		case s > bestScore:
-			best, bestScore, ties = m, s, 1
-		case s == bestScore:
-			ties++
-			if e.rng.IntN(ties) == 0 {
-				best = m
-			}
-		}
-	}
-	return best
-}
+// scoreMove is the Score of m's result for the side to move of pos.
+func scoreMove(pos mouse.Position, m mouse.Move) int { return Score(pos.Apply(m), pos.ToMove()) }
 
 // advance weighs a free mouse on 0-based row r: every row nearer row 7 counts much more.
 var advance = [mouse.Rows]int{0, 1, 3, 9, 27, 81, 0}
