@@ -42,7 +42,7 @@ type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
 // New returns an engine for a game's configuration and hooks. Construction is cheap: the
 // table and the searcher's buffers are allocated on the first search.
 func New[P Position[P, M], M Move, G Game[P, M]](cfg Config[M], o Options, g G) *Engine[P, M, G] {
-	return &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg}
+	return &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg.withDefaults()}
 }
 
 // Allocated reports whether the transposition table has been allocated.

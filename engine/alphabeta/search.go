@@ -84,26 +84,27 @@ func (o *Order[M]) Key(m M, v int32) int64 {
 // LMR is a late-move reduction table: [depth][move index], both capped at 63.
 type LMR [64][64]int8
 
-// Config is what a game's search is built with.
+// Config is what a game's search is built with. Zero fields marked so take defaults.
 type Config[M Move] struct {
-	MaxPly   int // plies from the root a search may reach
-	MaxDepth int // the deepest iteration
+	MaxPly   int // plies from the root a search may reach (default 128)
+	MaxDepth int // the deepest iteration (default 100)
 	MaxMoves int // the most legal moves of a position
 	NoMove   M   // never legal: an empty table slot, no killer
 	Pass     M   // the forced pass (Moves returns it alone)
 
 	// Scores: a win scores WinScore - PlyStep*ply for the winner at distance ply from the root
-	// and beyond ±WinBound is a proven result.
+	// and beyond ±WinBound is a proven result (defaults 30000, 1, 20000).
 	WinScore, PlyStep, WinBound int32
 
-	HistSize      int      // history entries per side, a power of two: index int(m) & (HistSize-1)
+	HistSize      int      // history entries per side, a power of two: index int(m) & (HistSize-1) (default 4096)
 	KillerBonus   [2]int32 // added to the two killers' static ordering values
 	KillerHistory bool     // the killers' ordering values include the history score
 	RootHistory   bool     // so do the root moves' initial ones
 	// Late-move reductions: the i-th move searched at a node of depth >= 3 (i >= 1, neither
 	// killer) is searched Reductions[depth][i] plies shallower first (capped at depth-2; one
 	// less on the principal variation with ReducePVLess), for the sides in ReduceSides (a bit
-	// per side) and moves whose ordering value is below ReduceBelow. Nil: none.
+	// per side; default all) and moves whose ordering value is below ReduceBelow (default: any
+	// move). Nil: none.
 	Reductions   *LMR
 	ReducePVLess bool
 	ReduceSides  uint8
@@ -111,7 +112,32 @@ type Config[M Move] struct {
 	// Aspiration is the first half-width of the aspiration window from depth 4 on (0: full
 	// windows).
 	Aspiration int32
-	ReserveDiv int // ClockSplit keeps min(myTime/ReserveDiv, 300 ms) in reserve
+	ReserveDiv int // ClockSplit keeps min(myTime/ReserveDiv, 300 ms) in reserve (default 4)
+}
+
+// withDefaults returns c with its zero fields set to their defaults.
+func (c Config[M]) withDefaults() Config[M] {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.MaxPly, 128)
+	def(&c.MaxDepth, 100)
+	def(&c.HistSize, 4096)
+	def(&c.ReserveDiv, 4)
+	for _, f := range []struct {
+		v *int32
+		d int32
+	}{{&c.WinScore, 30000}, {&c.PlyStep, 1}, {&c.WinBound, 20000}, {&c.ReduceBelow, 1 << 30}} {
+		if *f.v == 0 {
+			*f.v = f.d
+		}
+	}
+	if c.ReduceSides == 0 {
+		c.ReduceSides = 0xFF
+	}
+	return c
 }
 
 const (

@@ -23,21 +23,15 @@ type Options struct {
 	NoLMR   bool     // disable late-move reductions
 }
 
-const (
-	defaultHashMB = 64
-	maxPly        = 128
-	maxDepth      = 100
-)
+const defaultHashMB = 64
 
-// config is Bacteria War's search configuration (engine/alphabeta).
+// config is Bacteria War's search configuration (engine/alphabeta; the depth and ply bounds
+// and the history size are its defaults). Killers and root moves keep their history score.
 var config = ab.Config[ataxx.Move]{
-	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: ataxx.MaxMoves,
-	NoMove: ataxx.NoMove, Pass: ataxx.Pass,
-	WinScore: winScore, PlyStep: plyStep, WinBound: winBound,
-	HistSize: 4096, KillerBonus: [2]int32{3000, 2500}, KillerHistory: true, RootHistory: true,
-	Reductions: reductions, ReducePVLess: true, ReduceSides: 3, ReduceBelow: 1 << 30,
-	Aspiration: 40,
-	ReserveDiv: 4,
+	MaxMoves: ataxx.MaxMoves, NoMove: ataxx.NoMove, Pass: ataxx.Pass,
+	WinScore: winScore, PlyStep: plyStep, WinBound: winBound, Aspiration: 40,
+	KillerBonus: [2]int32{3000, 2500}, KillerHistory: true, RootHistory: true,
+	Reductions: reductions, ReducePVLess: true,
 }
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent

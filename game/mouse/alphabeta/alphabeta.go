@@ -50,12 +50,10 @@ const (
 // int(m)&16383 is the move's from and to cells (the team bit dropped: each side has its own
 // table).
 var config = ab.Config[mouse.Move]{
-	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: mouse.MaxMoves,
-	NoMove: mouse.NoMove, Pass: mouse.Pass,
-	WinScore: winScore, PlyStep: 1, WinBound: winBound,
+	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: mouse.MaxMoves, ReserveDiv: 5,
+	NoMove: mouse.NoMove, Pass: mouse.Pass, WinScore: winScore, WinBound: winBound,
 	HistSize: 1 << 14, KillerBonus: [2]int32{9000, 8500},
 	Reductions: reductions, ReduceSides: 1 << mouse.Team, ReduceBelow: 2000,
-	ReserveDiv: 5,
 }
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent
