@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"colony/data"
 	"colony/game/ataxx"
 	"colony/nn/nnue"
 )
@@ -130,5 +131,40 @@ func TestRunNNUE(t *testing.T) {
 	cfg.Model = p
 	if _, err := RunNNUE(context.Background(), cfg, testLog{t}); err == nil {
 		t.Fatal("a model of another game was accepted")
+	}
+}
+
+// TestEvalNNUE: the held-out MSE equals a direct computation over the shards' examples.
+func TestEvalNNUE(t *testing.T) {
+	shards := writeShards(t)
+	m := nnue.NewRandom(nnueArch(32, 0), 2)
+	mse, n, err := EvalNNUE(m, ataxx.Info, shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	var count int
+	files, _ := filepath.Glob(filepath.Join(shards, "*.shard"))
+	for _, f := range files {
+		_, exs, err := data.ReadShard(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range exs {
+			l, stm, err := m.ForwardInput(ex.Input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := math.Tanh(float64(l)) - float64(ex.Values[stm])
+			sum += d * d
+			count++
+		}
+	}
+	if n != count || math.Abs(mse-sum/float64(count)) > 1e-9 || count == 0 {
+		t.Fatalf("EvalNNUE: mse %v over %d examples, direct: %v over %d", mse, n, sum/float64(count), count)
+	}
+	m.Arch.Game = "other"
+	if _, _, err := EvalNNUE(m, ataxx.Info, shards); err == nil {
+		t.Fatal("a model of another game was evaluated")
 	}
 }

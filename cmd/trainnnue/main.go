@@ -4,6 +4,7 @@
 //
 //	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0] -steps N
 //	          [-batch 1024] [-lr 2e-3] [-window K] [-csv FILE] [-every 1000] [-score-scale 300]
+//	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
 // stopped run is continued with -model set to that file.
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 
+	"colony/nn/nnue"
 	"colony/registry"
 	"colony/train"
 )
@@ -50,8 +52,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Int64Var(&c.LogEvery, "log", 200, "a progress line every this many steps")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
+	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *eval != "" {
+		return evalOnly(*game, c.Model, *eval, stderr)
 	}
 	if fs.NArg() > 0 || c.Shards == "" || c.Out == "" {
 		fmt.Fprintln(stderr, "trainnnue: -shards and -out are required, and no positional arguments")
@@ -73,5 +79,27 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "trainnnue:", err)
 		return 1
 	}
+	return 0
+}
+
+func evalOnly(game, model, dir string, stderr io.Writer) int {
+	g, err := registry.Lookup(game)
+	if err == nil && model == "" {
+		err = fmt.Errorf("-eval needs -model")
+	}
+	var m *nnue.Model
+	if err == nil {
+		m, err = nnue.Load(model)
+	}
+	var mse float64
+	var n int
+	if err == nil {
+		mse, n, err = train.EvalNNUE(m, g.Info(), dir)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "trainnnue: %s (%s, step %d): value MSE %.4f over %d examples of %s\n", model, m.Arch, m.Step, mse, n, dir)
 	return 0
 }
