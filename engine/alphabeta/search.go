@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"colony/engine/tt"
+	"colony/games"
 )
 
 // Move is a game's move type: 16 bits, so that it packs with its ordering key into an int64.
@@ -526,10 +527,5 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	return s.bestMove
 }
 
-// Mix is the splitmix64 finaliser: the seed's tie-break of equal root moves.
-func Mix(z uint64) uint64 {
-	z += 0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
-}
+// Mix is games.Mix: the seed's tie-break of equal root moves.
+func Mix(z uint64) uint64 { return games.Mix(z) }

@@ -92,13 +92,7 @@ func init() {
 	}
 	// SplitMix64 from a fixed seed: the keys are part of the hash's definition.
 	s := uint64(0x4D6F7573654B6579) // "MouseKey"
-	next := func() uint64 {
-		s += 0x9E3779B97F4A7C15
-		z := s
-		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-		z = (z ^ z>>27) * 0x94D049BB133111EB
-		return z ^ z>>31
-	}
+	next := func() uint64 { return games.SplitMix64(&s) }
 	for sq := range NumCells {
 		zMouse[sq] = next()
 		zCat[sq] = next()

@@ -5,6 +5,7 @@ import (
 
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/games"
 )
 
 // Scores are hundredths of a piece from the side to move's point of view. A finished game
@@ -21,11 +22,7 @@ var turnKeys [ataxx.MaxTurns + 2]uint64
 func init() {
 	s := uint64(0x7475726E6B657973) // "turnkeys"
 	for i := range turnKeys {
-		s += 0x9E3779B97F4A7C15
-		z := s
-		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-		z = (z ^ z>>27) * 0x94D049BB133111EB
-		turnKeys[i] = z ^ z>>31
+		turnKeys[i] = games.SplitMix64(&s)
 	}
 }
 
