@@ -40,6 +40,30 @@ func SplitMix64(s *uint64) uint64 {
 	return z
 }
 
+// SideOf reads the side-to-move field of a board notation: one of the players' names
+// (Info.PlayerNames) in either case. It returns the player, or -1 for anything else.
+func SideOf(field string, names []string) int {
+	for i, n := range names {
+		if strings.EqualFold(field, n) {
+			return i
+		}
+	}
+	return -1
+}
+
+// DiagramRows joins the non-blank lines of a board drawn as text lines (spaces ignored) with
+// '/': the rows field of a board notation, for tests that write boards as diagrams.
+func DiagramRows(diagram string) string {
+	var rows []string
+	for _, line := range strings.Split(diagram, "\n") {
+		line = strings.ReplaceAll(strings.TrimSpace(line), " ", "")
+		if line != "" {
+			rows = append(rows, line)
+		}
+	}
+	return strings.Join(rows, "/")
+}
+
 // WinLoss is the Values of a two-player game won by player winner (0 or 1): 1 for the winner,
 // -1 for the loser; all zeros for any other winner (a draw, or no result yet).
 func WinLoss(winner int) Values {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"colony/games"
 )
 
 // ParseBoard reads the testdata notation "rows/.../rows side": seven rows of seven cells from
@@ -36,12 +38,8 @@ func ParseBoard(s string) (Position, error) {
 			}
 		}
 	}
-	side := O
-	switch f[1] {
-	case "O", "o":
-	case "X", "x":
-		side = X
-	default:
+	side := games.SideOf(f[1], Info.PlayerNames)
+	if side < 0 {
 		return Position{}, fmt.Errorf("ataxx: board %q: side %q, want O or X", s, f[1])
 	}
 	turns := 0
@@ -97,14 +95,7 @@ func (p Position) writeRows(b *strings.Builder, sep string) {
 // ParseDiagram reads a board drawn as seven text lines (spaces ignored) and a side to move.
 // It is meant for tests: boards written as ASCII diagrams.
 func ParseDiagram(diagram string, side int) (Position, error) {
-	var rows []string
-	for _, line := range strings.Split(diagram, "\n") {
-		line = strings.ReplaceAll(strings.TrimSpace(line), " ", "")
-		if line != "" {
-			rows = append(rows, line)
-		}
-	}
-	return ParseBoard(strings.Join(rows, "/") + " " + string("OX"[side&1]))
+	return ParseBoard(games.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
 }
 
 // JudgeMove converts judge coordinates (1-based row, col; all -1 for a pass) into a move and

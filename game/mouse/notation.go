@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"colony/games"
 )
 
 // Piece is what a cell holds.
@@ -90,12 +92,8 @@ func ParseBoard(s string) (Position, error) {
 			}
 		}
 	}
-	side := Mice
-	switch f[1] {
-	case "R", "r":
-	case "N", "n":
-		side = Team
-	default:
+	side := games.SideOf(f[1], Info.PlayerNames)
+	if side < 0 {
 		return Position{}, fmt.Errorf("mouse: board %q: side %q, want R or N", s, f[1])
 	}
 	return NewPosition(top, mice, cats, nad, bot, side), nil
@@ -149,14 +147,7 @@ func (p Position) writeRows(b *strings.Builder, sep, cellSep string) {
 // ParseDiagram reads a board drawn as seven text lines of eleven cells (spaces ignored) and a
 // side to move (Mice or Team). It is meant for tests: boards written as ASCII diagrams.
 func ParseDiagram(diagram string, side int) (Position, error) {
-	var rows []string
-	for _, line := range strings.Split(diagram, "\n") {
-		line = strings.ReplaceAll(strings.TrimSpace(line), " ", "")
-		if line != "" {
-			rows = append(rows, line)
-		}
-	}
-	return ParseBoard(strings.Join(rows, "/") + " " + string("RN"[side&1]))
+	return ParseBoard(games.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
 }
 
 // CellName is the name of cell sq: column letter a..k, then the judge's row 1..7 (row 1 at
