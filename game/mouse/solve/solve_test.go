@@ -6,19 +6,10 @@ import (
 	"testing"
 
 	"colony/game/mouse"
+	"colony/game/mouse/enginetest"
 )
 
-func mustDiagram(t testing.TB, d string, side int) mouse.Position {
-	t.Helper()
-	p, err := mouse.ParseDiagram(d, side)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !p.Valid() {
-		t.Fatalf("invalid diagram\n%s", d)
-	}
-	return p
-}
+var mustDiagram = enginetest.MustDiagram
 
 // naiveWins is plain exhaustive minimax: can att force a win within d plies of p?
 func naiveWins(p mouse.Position, att, d int) bool {
