@@ -59,7 +59,7 @@ func (p Position) Heuristic() [4]float32 {
 	if p.Terminal() {
 		return p.Values()
 	}
-	occ := p.Occupied()
+	free := p.FreeMice()
 	n, sum, lead := 0, 0, 0
 	for c, r := range p.MouseRows() {
 		if r < 0 {
@@ -67,18 +67,34 @@ func (p Position) Heuristic() [4]float32 {
 		}
 		n++
 		sum += int(r)
-		free := true
-		for rr := int(r) + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*Cols+c)&1 != 0 {
-				free = false
-				break
-			}
-		}
-		if free {
+		if free>>c&1 != 0 {
 			lead = max(lead, int(r))
 		}
 	}
 	x := 0.15*float32(n-6) + 0.03*float32(sum-2*n) + 0.25*float32(max(0, lead-2))
 	v := x / (1 + max(x, -x))
 	return [4]float32{v, -v}
+}
+
+// FreeMice returns the columns (bit c for column c) whose mouse has a free path: no piece in
+// its column between it and row 7. Columns without a mouse or with a mouse on row 7 are clear.
+func (p Position) FreeMice() uint16 {
+	occ := p.Occupied()
+	var free uint16
+	for c, r := range p.MouseRows() {
+		if r < 0 || r >= Rows-1 {
+			continue
+		}
+		blocked := false
+		for rr := int(r) + 1; rr <= 5; rr++ {
+			if occ>>((rr-1)*Cols+c)&1 != 0 {
+				blocked = true
+				break
+			}
+		}
+		if !blocked {
+			free |= 1 << c
+		}
+	}
+	return free
 }

@@ -136,22 +136,7 @@ func newOrderer(p *mouse.Position) orderer {
 	if o.nad != 0 {
 		o.reach = mouse.KingAttacks(bits.TrailingZeros64(o.nad))
 	}
-	occ := p.Occupied()
-	for c, r := range o.rows {
-		if r < 0 || r >= mouse.Rows-1 {
-			continue
-		}
-		free := true
-		for rr := int(r) + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*mouse.Cols+c)&1 != 0 {
-				free = false
-				break
-			}
-		}
-		if free {
-			o.free |= 1 << c
-		}
-	}
+	o.free = p.FreeMice()
 	return o
 }
 
@@ -188,3 +173,4 @@ func (o *orderer) key(m mouse.Move) int32 {
 	}
 	return k
 }
+

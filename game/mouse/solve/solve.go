@@ -388,22 +388,12 @@ func hintLegal(p *mouse.Position, m mouse.Move) bool {
 func (s *Solver) order(p *mouse.Position, moves []mouse.Move, hint mouse.Move, attacking bool, ply int) []int32 {
 	keys := s.keys[ply][:len(moves)]
 	rows := p.MouseRows()
-	occ := p.Occupied()
 	// Free columns: a mouse with nothing below it to row 6.
+	free := p.FreeMice()
 	var freeRow [mouse.Cols]int
 	for c, r := range rows {
 		freeRow[c] = -1
-		if r < 0 || r >= 6 {
-			continue
-		}
-		free := true
-		for rr := int(r) + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*mouse.Cols+c)&1 != 0 {
-				free = false
-				break
-			}
-		}
-		if free {
+		if free>>c&1 != 0 {
 			freeRow[c] = int(r)
 		}
 	}
