@@ -173,4 +173,3 @@ func (o *orderer) key(m mouse.Move) int32 {
 	}
 	return k
 }
-
