@@ -295,18 +295,9 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		}
 	}
 
-	moves := p.LegalMoves(s.moves[ply][:0])
-	if moves[0] == ataxx.Pass {
-		if v, ok := stuckScore(&p, ply); ok {
-			return v
-		}
-		c := s.play(&p, ataxx.Pass, ply)
-		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv, false)
-	}
-
 	// Null move: give the opponent a free move; if we still stand above beta at reduced depth,
 	// cut. Not in PV nodes, not twice in a row, not near a proven score.
-	if s.null && nullOK && !pv && depth >= 3 && beta > -winBound && beta < winBound && len(moves) > 4 {
+	if s.null && nullOK && !pv && depth >= 3 && beta > -winBound && beta < winBound && p.HasMove() {
 		if s.evaluate(side, ply) >= beta {
 			r := 2 + depth/4
 			c := s.play(&p, ataxx.Pass, ply)
@@ -320,13 +311,48 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		}
 	}
 
-	keys := s.keys[ply][:len(moves)]
+	// Staged: the table's move is searched before any move is generated; a cut by it costs no
+	// generation and no ordering.
+	origAlpha := alpha
+	best := -infinity
+	bestMove := ataxx.NoMove
+	searched := 0
+	if ttMove < ataxx.NoMove && p.IsLegal(ttMove) {
+		c := s.play(&p, ttMove, ply)
+		v := -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+		if s.stop {
+			return 0
+		}
+		best, bestMove, searched = v, ttMove, 1
+		if v > alpha {
+			alpha = v
+			if v >= beta {
+				s.updateHistory(side, ttMove, int32(depth*depth))
+				if k := &s.killers[ply]; ttMove != k[0] {
+					k[1], k[0] = k[0], ttMove
+				}
+				s.store(key, ttMove, v, depth, ply, tt.Lower)
+				return v
+			}
+		}
+	}
+
+	moves := p.LegalMoves(s.moves[ply][:0])
+	if moves[0] == ataxx.Pass {
+		if v, ok := stuckScore(&p, ply); ok {
+			return v
+		}
+		c := s.play(&p, ataxx.Pass, ply)
+		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv, false)
+	}
+
+	keys := s.keys[ply][:0]
 	k1, k2 := s.killers[ply][0], s.killers[ply][1]
-	for i, m := range moves {
+	for _, m := range moves {
 		var k int32
 		switch m {
 		case ttMove:
-			k = 1 << 24
+			continue // searched above
 		case k1:
 			k = s.orderKey(m, us, them, side) + 3000
 		case k2:
@@ -334,12 +360,9 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		default:
 			k = s.orderKey(m, us, them, side)
 		}
-		keys[i] = int64(-k)<<16 | int64(m)
+		keys = append(keys, int64(-k)<<16|int64(m))
 	}
 
-	origAlpha := alpha
-	best := -infinity
-	bestMove := ataxx.NoMove
 	n := len(keys)
 	for i := 0; i < n; i++ {
 		if i < 3 {
@@ -355,13 +378,14 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		}
 		m := ataxx.Move(keys[i] & 0xFFFF)
 		c := s.play(&p, m, ply)
+		idx := i + searched // the move's rank at this node
 		var v int32
-		if i == 0 {
+		if idx == 0 {
 			v = -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
 		} else {
 			r := 0
 			if s.lmr && depth >= 3 && m != k1 && m != k2 {
-				r = int(s.lmrTab[min(depth, 63)][min(i, 63)])
+				r = int(s.lmrTab[min(depth, 63)][min(idx, 63)])
 				if pv && r > 0 {
 					r--
 				}
@@ -388,6 +412,9 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 					for j := 0; j < i; j++ {
 						s.updateHistory(side, ataxx.Move(keys[j]&0xFFFF), -bonus)
 					}
+					if searched > 0 {
+						s.updateHistory(side, ttMove, -bonus)
+					}
 					if m != k1 {
 						s.killers[ply][1], s.killers[ply][0] = k1, m
 					}
@@ -397,17 +424,22 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		}
 	}
 
-	if s.tt != nil {
-		bound := tt.Upper
-		switch {
-		case best >= beta:
-			bound = tt.Lower
-		case best > origAlpha:
-			bound = tt.Exact
-		}
-		s.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
+	bound := tt.Upper
+	switch {
+	case best >= beta:
+		bound = tt.Lower
+	case best > origAlpha:
+		bound = tt.Exact
 	}
+	s.store(key, bestMove, best, depth, ply, bound)
 	return best
+}
+
+// store writes a search result to the table (if any).
+func (s *searcher) store(key uint64, m ataxx.Move, v int32, depth, ply int, bound uint8) {
+	if s.tt != nil {
+		s.tt.Store(key, m, toTT(v, ply), depth, bound)
+	}
 }
 
 // searchRoot searches the root moves in order; a move that raises alpha moves to the front.
