@@ -85,16 +85,25 @@ func (p Position) FreeMice() uint16 {
 		if r < 0 || r >= Rows-1 {
 			continue
 		}
-		blocked := false
-		for rr := int(r) + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*Cols+c)&1 != 0 {
-				blocked = true
-				break
-			}
-		}
-		if !blocked {
+		if occ&PathBelow(int(r), c) == 0 {
 			free |= 1 << c
 		}
 	}
 	return free
 }
+
+// pathBelow[r][c] are the inner cells of column c on the 0-based rows r+1..5.
+var pathBelow = func() (t [Rows][Cols]uint64) {
+	for r := range Rows {
+		for c := range Cols {
+			for rr := r + 1; rr <= 5; rr++ {
+				t[r][c] |= 1 << ((rr-1)*Cols + c)
+			}
+		}
+	}
+	return t
+}()
+
+// PathBelow is the path of a mouse on 0-based row r of column c as inner cells: column c on
+// rows r+1..5 (none from row 5 on). The mouse's path is free when no piece stands on it.
+func PathBelow(r, c int) uint64 { return pathBelow[r][c] }

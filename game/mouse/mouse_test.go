@@ -2,6 +2,7 @@ package mouse
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -713,4 +714,24 @@ func BenchmarkPerft6(b *testing.B) { gamestest.BenchPerft(b, Start(), 6, Perft) 
 func BenchmarkLegalMovesApply(b *testing.B) {
 	p, _ := ParseBoard(".....R...../R.RR.C.RR.R/.C..RNR..C./.R......C../.........../.........../........... N")
 	gamestest.BenchMovesApply(b, p, MaxMoves)
+}
+
+func TestFreeMiceAndPathBelow(t *testing.T) {
+	for c := range Cols {
+		if bits.OnesCount64(PathBelow(0, c)) != 5 || PathBelow(5, c) != 0 || PathBelow(6, c) != 0 {
+			t.Fatalf("column %d: paths %x %x", c, PathBelow(0, c), PathBelow(5, c))
+		}
+		if PathBelow(2, c)&^PathBelow(1, c) != 0 || bits.OnesCount64(PathBelow(2, c)) != 3 {
+			t.Fatalf("column %d: path from row 2 %x", c, PathBelow(2, c))
+		}
+	}
+	// At the start the team's five pieces stand below the mice of columns d..h.
+	if got := Start().FreeMice(); got != 0b111_0000_0111 {
+		t.Fatalf("start: free mice %b", got)
+	}
+	// Columns a, b and d have a cat or Nadori somewhere below their mouse, c has no mouse.
+	p := mustParse(t, "R..RRRRRRRR/.........../.R........./.........../.C........./CCCN......./........... R")
+	if got, want := p.FreeMice(), uint16(0b111_1111_0000); got != want {
+		t.Fatalf("free mice %b, want %b\n%s", got, want, p.Diagram())
+	}
 }

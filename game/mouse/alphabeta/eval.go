@@ -148,14 +148,7 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 			}
 		}
 		// Path: inner cells (r+1..5, c).
-		blocked := false
-		for rr := r + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*mouse.Cols+c)&1 != 0 {
-				blocked = true
-				break
-			}
-		}
-		if blocked {
+		if occ&mouse.PathBelow(r, c) != 0 {
 			score += advBlocked[r]
 			continue
 		}
@@ -307,14 +300,7 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 		n++
 		score += mouseValue
 		// Path: inner cells (r+1..5, c).
-		free := true
-		for rr := r + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*mouse.Cols+c)&1 != 0 {
-				free = false
-				break
-			}
-		}
-		if !free {
+		if occ&mouse.PathBelow(r, c) != 0 {
 			score += advBlocked[r]
 			continue
 		}

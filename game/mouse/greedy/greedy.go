@@ -60,14 +60,7 @@ func Score(q mouse.Position, side int) int {
 			continue
 		}
 		mice++
-		free := true
-		for rr := r + 1; rr <= 5; rr++ {
-			if occ>>((rr-1)*mouse.Cols+c)&1 != 0 {
-				free = false
-				break
-			}
-		}
-		if free {
+		if occ&mouse.PathBelow(r, c) == 0 {
 			freeAdv += advance[r]
 		} else if r < 5 && occ>>(r*mouse.Cols+c)&1 != 0 {
 			blocked++
