@@ -317,22 +317,41 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 	best := -infinity
 	bestMove := ataxx.NoMove
 	searched := 0
-	if ttMove < ataxx.NoMove && p.IsLegal(ttMove) {
-		c := s.play(&p, ttMove, ply)
-		v := -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+	k1, k2 := s.killers[ply][0], s.killers[ply][1]
+	staged := [2]ataxx.Move{ttMove, ataxx.NoMove}
+	if k1 != ttMove {
+		staged[1] = k1
+	}
+	for _, m := range staged {
+		if m >= ataxx.NoMove || !p.IsLegal(m) {
+			continue
+		}
+		c := s.play(&p, m, ply)
+		var v int32
+		if searched == 0 {
+			v = -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+		} else {
+			v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false, true)
+			if pv && v > alpha && v < beta {
+				v = -s.search(c, depth-1, -beta, -alpha, ply+1, true, true)
+			}
+		}
 		if s.stop {
 			return 0
 		}
-		best, bestMove, searched = v, ttMove, 1
-		if v > alpha {
-			alpha = v
-			if v >= beta {
-				s.updateHistory(side, ttMove, int32(depth*depth))
-				if k := &s.killers[ply]; ttMove != k[0] {
-					k[1], k[0] = k[0], ttMove
+		searched++
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					s.updateHistory(side, m, int32(depth*depth))
+					if m != k1 {
+						s.killers[ply][1], s.killers[ply][0] = k1, m
+					}
+					s.store(key, m, v, depth, ply, tt.Lower)
+					return v
 				}
-				s.store(key, ttMove, v, depth, ply, tt.Lower)
-				return v
 			}
 		}
 	}
@@ -347,11 +366,10 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 	}
 
 	keys := s.keys[ply][:0]
-	k1, k2 := s.killers[ply][0], s.killers[ply][1]
 	for _, m := range moves {
 		var k int32
 		switch m {
-		case ttMove:
+		case staged[0], staged[1]:
 			continue // searched above
 		case k1:
 			k = s.orderKey(m, us, them, side) + 3000
@@ -412,8 +430,10 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 					for j := 0; j < i; j++ {
 						s.updateHistory(side, ataxx.Move(keys[j]&0xFFFF), -bonus)
 					}
-					if searched > 0 {
-						s.updateHistory(side, ttMove, -bonus)
+					for _, sm := range staged {
+						if sm < ataxx.NoMove && p.IsLegal(sm) {
+							s.updateHistory(side, sm, -bonus)
+						}
 					}
 					if m != k1 {
 						s.killers[ply][1], s.killers[ply][0] = k1, m
