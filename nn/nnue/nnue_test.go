@@ -353,7 +353,7 @@ func BenchmarkMoveEval64x32(b *testing.B)       { benchNet(b, testArch(64, 32), 
 // TestSIMDMatchesPortable: with GOEXPERIMENT=simd on an AVX2 CPU, the AVX2 kernels give the
 // same accumulators and outputs as the portable ones, bit for bit (skipped elsewhere).
 func TestSIMDMatchesPortable(t *testing.T) {
-	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(256, 0)} {
+	for _, a := range []Arch{testArch(128, 0), testArch(128, 32), testArch(256, 0)} {
 		m := NewRandom(a, 21)
 		for i := range m.Weights.OutW {
 			m.Weights.OutW[i] *= 20
