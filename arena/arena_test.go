@@ -75,6 +75,9 @@ func checkRecord(t *testing.T, rules Rules, r *Record) {
 		t.Fatalf("game %d: opening leads to %q, record says %q", r.Index, st, r.Start)
 	}
 	clock := [2]int64{r.ClockMs, r.ClockMs}
+	if r.BClockMs != 0 { // time odds: B's seat starts with its own clock
+		clock[map[bool]int{true: 1, false: 0}[r.AFirst]] = r.BClockMs
+	}
 	for i, m := range r.Moves {
 		mover := st.ToMove()
 		wantPlayer := "a"

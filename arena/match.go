@@ -18,10 +18,16 @@ const (
 
 // Config describes a match. A and B are the two agents' argument vectors.
 type Config struct {
-	Rules      Rules
-	A, B       []string
-	Games      int
-	Clock      time.Duration // whole-game clock of each side (the judge's 10 s)
+	Rules Rules
+	A, B  []string
+	Games int
+	Clock time.Duration // whole-game clock of each side (the judge's 10 s)
+	// ClockB, when set, is B's clock instead (time odds: a reference given 2, 4, 8 times
+	// A's time); Clock is then A's.
+	ClockB time.Duration
+	// SPRT, when set, stops the match once the test decides (games already being played
+	// are finished and counted).
+	SPRT       *SPRT
 	ReadyLimit time.Duration // time to answer READY with OK (the judge's 3000 ms)
 	Mem        Limits        // memory caps of each agent
 	Grace      time.Duration // time an agent gets to exit after FINISH before it is killed
@@ -35,6 +41,9 @@ type Config struct {
 func (c *Config) Defaults() {
 	if c.Clock == 0 {
 		c.Clock = 10 * time.Second
+	}
+	if c.ClockB == 0 {
+		c.ClockB = c.Clock
 	}
 	if c.ReadyLimit == 0 {
 		c.ReadyLimit = 3 * time.Second
@@ -87,7 +96,8 @@ type Record struct {
 	AFirst       bool               `json:"a_first"`
 	ACmd         string             `json:"a_cmd"`
 	BCmd         string             `json:"b_cmd"`
-	ClockMs      int64              `json:"clock_ms"`
+	ClockMs      int64              `json:"clock_ms"`             // A's clock
+	BClockMs     int64              `json:"b_clock_ms,omitempty"` // B's, when it differs (time odds)
 	RSSLimitMB   uint64             `json:"rss_limit_mb"`
 	ASLimitMB    uint64             `json:"as_limit_mb"`
 	PeakRSSMB    map[string]float64 `json:"peak_rss_mb"`
@@ -133,12 +143,15 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 		Moves:     []MoveRecord{}, Verdicts: []Verdict{}, Exit: map[string]string{},
 		StartedAt: time.Now().UTC(),
 	}
+	if cfg.ClockB != cfg.Clock {
+		rec.BClockMs = cfg.ClockB.Milliseconds()
+	}
 	if rec.Opening == nil {
 		rec.Opening = []Coords{}
 	}
 	// seats by colour: seats[0] plays FIRST.
 	a := &seat{name: "a", clock: cfg.Clock}
-	b := &seat{name: "b", clock: cfg.Clock}
+	b := &seat{name: "b", clock: cfg.ClockB}
 	seats := [2]*seat{a, b}
 	if !spec.AFirst {
 		seats = [2]*seat{b, a}

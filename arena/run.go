@@ -32,9 +32,12 @@ type Summary struct {
 	Seed     uint64  `json:"seed"`
 	Openings int     `json:"openings"`
 	ClockMs  int64   `json:"clock_ms"`
-	OutDir   string  `json:"out_dir,omitempty"`
-	ACmd     string  `json:"a_cmd"`
-	BCmd     string  `json:"b_cmd"`
+	// BClockMs is B's clock when it differs from A's (time odds).
+	BClockMs int64       `json:"b_clock_ms,omitempty"`
+	SPRT     *SPRTResult `json:"sprt,omitempty"`
+	OutDir   string      `json:"out_dir,omitempty"`
+	ACmd     string      `json:"a_cmd"`
+	BCmd     string      `json:"b_cmd"`
 	// ByRole splits A's results by the seat A played: [0] as FIRST, [1] as SECOND (an
 	// asymmetric game such as Catch The Mouse is two games in one).
 	ByRole [2]RoleResult `json:"by_role"`
@@ -161,6 +164,10 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 	sum := &Summary{Game: cfg.Rules.Info().Name, Seed: cfg.Seed, Openings: cfg.Openings,
 		ClockMs: cfg.Clock.Milliseconds(), OutDir: cfg.OutDir, AScore: 0.5}
 	sum.ACmd, sum.BCmd = strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")
+	if cfg.ClockB != cfg.Clock {
+		sum.BClockMs = cfg.ClockB.Milliseconds()
+	}
+	stopped := false
 	for i, name := range cfg.Rules.Info().PlayerNames[:2] {
 		sum.ByRole[i].Role = name
 	}
@@ -170,12 +177,23 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 		if res.err != nil {
 			if firstErr == nil {
 				firstErr = res.err
-				close(quit)
+				if !stopped {
+					stopped = true
+					close(quit)
+				}
 			}
 			continue
 		}
 		done++
 		sum.Add(res.rec)
+		if cfg.SPRT != nil {
+			r := cfg.SPRT.Result(sum.AWins, sum.Draws, sum.BWins)
+			sum.SPRT = &r
+			if r.Verdict != "" && !stopped {
+				stopped = true // no new games; those being played still count
+				close(quit)
+			}
+		}
 		if progress != nil {
 			progress(done, res.rec, sum)
 		}

@@ -29,6 +29,7 @@ const usageText = `arena plays a match between two judge-protocol agents and kee
 Usage:
   arena -game bacteria-war -games N -clock 10s -a 'CMD ARGS' -b 'CMD ARGS'
         [-parallel K] [-seed S] [-openings PLIES] [-out DIR] [-mem MB] [-as MB] [-json]
+        [-clock-b 80s | -ladder 10s,20s,40s,80s] [-sprt elo0,elo1[,alpha,beta]]
   arena -game slime -a CMD -b CMD -c CMD -d CMD [-rounds R] [-fixed-order]
         [-move-limit 2s] [-slow 100ms] [-parallel K] [-seed S] [-out DIR] [-mem MB] [-json]
   arena -game petri -a CMD -b CMD [-games N] [-size 10x4] [-rules driver|page]
@@ -78,6 +79,15 @@ each move from writing TURN to reading the MOVE line and subtracts it from the m
 Verdicts, each a loss: TLE (clock exhausted, or no OK in time), RE (malformed line or
 illegal move), crash (the agent exited or closed stdout early).
 
+Time odds, ladders and SPRT (judge-protocol games). -clock-b gives B its own whole-game
+clock (a reference engine given 2, 4 or 8 times A's time). -ladder 10s,20s,40s,80s plays
+the match once per B clock on the same openings, A keeping -clock, and ends with a table
+(B clock, W-D-L, score, Elo, verdicts); each rung's records go to -out/b-<clock>.
+-sprt elo0,elo1[,alpha,beta] runs a sequential probability ratio test (H0: A is elo0
+better than B; H1: elo1 better; alpha and beta default to 0.05): the match stops as soon as
+the log-likelihood ratio (normal approximation on the game results) leaves its bounds, and
+the summary says which hypothesis was accepted; -games is the cap.
+
 Openings and colours. Games 2k and 2k+1 share opening k and swap colours (A plays FIRST in
 the even games). With -openings P > 0 the referee plays P random legal plies (drawn from
 -seed and k, never ending the game) and sends both agents, right after OK and before
@@ -114,7 +124,10 @@ func main() {
 func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error) {
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	games := fs.Int("games", 2, "number of games (even numbers play every opening with both colours)")
-	clock := fs.Duration("clock", 10*time.Second, "whole-game clock of each side")
+	clock := fs.Duration("clock", 10*time.Second, "whole-game clock of each side (A's with -clock-b or -ladder)")
+	clockB := fs.Duration("clock-b", 0, "B's whole-game clock when it differs from A's (time odds; 0: -clock)")
+	ladder := fs.String("ladder", "", "time-odds ladder: B's clocks, e.g. 10s,20s,40s,80s; one match per clock, A keeps -clock, a table at the end")
+	sprtSpec := fs.String("sprt", "", "SPRT elo0,elo1[,alpha,beta] (default 0.05 each): stop once A is shown >= elo1 (H1) or <= elo0 (H0) better than B; -games is the cap")
 	ready := fs.Duration("ready", 3*time.Second, "time limit to answer READY with OK")
 	aCmd := fs.String("a", "", "agent A command, split on whitespace")
 	bCmd := fs.String("b", "", "agent B command, split on whitespace")
@@ -152,7 +165,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *game == "petri" {
-		for _, f := range []string{"clock", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order"} {
+		for _, f := range []string{"clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s does not apply to petri", f)
 			}
@@ -168,7 +181,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	if g.ArgvProtocol() != "" {
-		for _, f := range []string{"games", "clock", "ready", "openings", "as", "grace"} {
+		for _, f := range []string{"games", "clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s is for judge-protocol games; %s is a King-of-the-Hill game (a process per move)", f, *game)
 			}
@@ -208,6 +221,23 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	if *games < 1 || *parallel < 1 || *openings < 0 || *clock <= 0 || *ready <= 0 {
 		return 2, fmt.Errorf("-games and -parallel must be positive, -openings non-negative, -clock and -ready positive")
 	}
+	if *clockB < 0 || (*ladder != "" && set["clock-b"]) {
+		return 2, fmt.Errorf("-clock-b must be positive and does not go with -ladder")
+	}
+	var rungs []time.Duration
+	if *ladder != "" {
+		if rungs, err = arena.ParseClocks(*ladder); err != nil {
+			return 2, err
+		}
+	}
+	var sprt *arena.SPRT
+	if *sprtSpec != "" {
+		t, err := arena.ParseSPRT(*sprtSpec)
+		if err != nil {
+			return 2, err
+		}
+		sprt = &t
+	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
@@ -217,9 +247,9 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	cfg := arena.Config{
-		Rules: rules, A: a, B: b, Games: *games, Clock: *clock, ReadyLimit: *ready,
+		Rules: rules, A: a, B: b, Games: *games, Clock: *clock, ClockB: *clockB, ReadyLimit: *ready,
 		Mem: arena.Limits{RSS: *memMB << 20, AS: *asMB << 20}, Grace: *grace, Openings: *openings, Seed: *seed,
-		Parallel: *parallel, OutDir: *out,
+		Parallel: *parallel, OutDir: *out, SPRT: sprt,
 	}
 	fmt.Fprintf(stderr, "arena: %d games of %s, game records in %s\n", *games, *game, *out)
 	start := time.Now()
@@ -248,6 +278,30 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 			}
 		}
 	}
+	if rungs != nil {
+		sums, err := arena.Ladder(cfg, rungs, func(rung, done int, r *arena.Record, s *arena.Summary) {
+			if done == 1 {
+				start = time.Now()
+				fmt.Fprintf(stderr, "ladder: B at %v\n", rungs[rung])
+			}
+			progress(done, r, s)
+		})
+		for _, s := range sums {
+			printSummary(stdout, s, 0)
+		}
+		printLadder(stdout, *clock, sums)
+		if err != nil {
+			return 1, err
+		}
+		if *asJSON {
+			j, err := json.Marshal(sums)
+			if err != nil {
+				return 1, err
+			}
+			fmt.Fprintf(stdout, "%s\n", j)
+		}
+		return 0, nil
+	}
 	sum, err := arena.Run(cfg, progress)
 	if err != nil {
 		return 1, err
@@ -263,9 +317,28 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	return 0, nil
 }
 
+// printLadder prints a time-odds ladder as a table: one row per B clock.
+func printLadder(w io.Writer, clockA time.Duration, sums []*arena.Summary) {
+	fmt.Fprintf(w, "ladder: A at %v against B at each clock\n", clockA)
+	fmt.Fprintf(w, "%-8s %6s %-12s %7s %-16s %s\n", "B clock", "games", "A W-D-L", "A score", "Elo A-B", "TLE/RE/crash A, B")
+	for _, s := range sums {
+		cb := s.ClockMs
+		if s.BClockMs != 0 {
+			cb = s.BClockMs
+		}
+		fmt.Fprintf(w, "%-8v %6d %-12s %6.1f%% %-16s %d/%d/%d, %d/%d/%d\n", time.Duration(cb)*time.Millisecond, s.Games,
+			fmt.Sprintf("%d-%d-%d", s.AWins, s.Draws, s.BWins), 100*s.AScore, fmt.Sprintf("%+.0f +/- %.0f", s.Elo, s.EloErr),
+			s.ATLE, s.ARE, s.ACrash, s.BTLE, s.BRE, s.BCrash)
+	}
+}
+
 func printSummary(w io.Writer, s *arena.Summary, took time.Duration) {
-	fmt.Fprintf(w, "%s: %d games in %v, clock %d ms, openings %d plies, seed %d\n",
-		s.Game, s.Games, took.Round(time.Second), s.ClockMs, s.Openings, s.Seed)
+	clock := fmt.Sprintf("clock %d ms", s.ClockMs)
+	if s.BClockMs != 0 {
+		clock = fmt.Sprintf("clocks A %d ms, B %d ms", s.ClockMs, s.BClockMs)
+	}
+	fmt.Fprintf(w, "%s: %d games in %v, %s, openings %d plies, seed %d\n",
+		s.Game, s.Games, took.Round(time.Second), clock, s.Openings, s.Seed)
 	fmt.Fprintf(w, "A: %s\nB: %s\n", s.ACmd, s.BCmd)
 	fmt.Fprintf(w, "A wins %d, draws %d, losses %d: score %.1f%%\n", s.AWins, s.Draws, s.BWins, 100*s.AScore)
 	for i, r := range s.ByRole {
@@ -283,6 +356,11 @@ func printSummary(w io.Writer, s *arena.Summary, took time.Duration) {
 	fmt.Fprintf(w, "Elo A-B: %s\n", elo)
 	fmt.Fprintf(w, "verdicts: A TLE %d RE %d crash %d; B TLE %d RE %d crash %d\n",
 		s.ATLE, s.ARE, s.ACrash, s.BTLE, s.BRE, s.BCrash)
+	if t := s.SPRT; t != nil {
+		v := map[string]string{"H1": fmt.Sprintf("H1 accepted (A >= %+.0f Elo)", t.Elo1), "H0": fmt.Sprintf("H0 accepted (A <= %+.0f Elo)", t.Elo0), "": "undecided (the games ran out)"}[t.Verdict]
+		fmt.Fprintf(w, "SPRT elo0 %+.0f elo1 %+.0f alpha %.2f beta %.2f: LLR %.2f in [%.2f, %.2f]: %s\n",
+			t.Elo0, t.Elo1, t.Alpha, t.Beta, t.LLR, t.Lower, t.Upper, v)
+	}
 	fmt.Fprintf(w, "records: %s\n", s.OutDir)
 }
 

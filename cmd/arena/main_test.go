@@ -88,6 +88,10 @@ func TestArenaFlags(t *testing.T) {
 		{[]string{"-a", "x"}, "both -a and -b"},
 		{[]string{"-a", "x", "-b", "y", "-games", "0"}, "must be positive"},
 		{[]string{"-a", "/nonexistent/agent", "-b", "/nonexistent/agent", "-out", t.TempDir()}, "/nonexistent/agent"},
+		{[]string{"-a", "x", "-b", "y", "-sprt", "10,0"}, "elo0 < elo1"},
+		{[]string{"-a", "x", "-b", "y", "-ladder", "10s,fast"}, "not a positive duration"},
+		{[]string{"-a", "x", "-b", "y", "-ladder", "10s", "-clock-b", "20s"}, "does not go with -ladder"},
+		{[]string{"-game", "petri", "-a", "x", "-b", "y", "-sprt", "0,10"}, "does not apply to petri"},
 	} {
 		fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 		fs.SetOutput(&bytes.Buffer{})
@@ -199,5 +203,38 @@ func TestArenaSlime(t *testing.T) {
 		if code, err := run(fs, args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || code != 2 {
 			t.Errorf("%q: code %d, err %v", args[2:], code, err)
 		}
+	}
+}
+
+// TestArenaLadderAndSPRT: a time-odds ladder prints a row per B clock, and an SPRT match
+// against an agent that loses every game stops early with H1.
+func TestArenaLadderAndSPRT(t *testing.T) {
+	arenaBin, agentBin := build(t)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(arenaBin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("arena %v: %v\n%s", args, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	slow := agentBin + " -mode slow -think 150ms -seed {seed}"
+	out := run("-games", "2", "-parallel", "2", "-seed", "3", "-out", t.TempDir(), "-clock", "600ms", "-ladder", "600ms,1m", "-a", slow, "-b", slow)
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "600ms ") || strings.HasPrefix(l, "1m0s ") {
+			rows = append(rows, l)
+		}
+	}
+	// A (600 ms, 150 ms a move) runs out of time in both games of the second rung.
+	if len(rows) != 2 || !strings.Contains(rows[1], "0-0-2") || !strings.Contains(out, "clocks A 600 ms, B 60000 ms") {
+		t.Fatalf("ladder output:\n%s", out)
+	}
+	out = run("-games", "100", "-parallel", "2", "-seed", "4", "-out", t.TempDir(), "-sprt", "0,40",
+		"-a", agentBin+" -mode random -seed {seed}", "-b", agentBin+" -mode illegal")
+	if !strings.Contains(out, "H1 accepted") || strings.Contains(out, "100 games") {
+		t.Fatalf("sprt output:\n%s", out)
 	}
 }

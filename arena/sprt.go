@@ -1,0 +1,111 @@
+package arena
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SPRT is a sequential probability ratio test of H0 "A is Elo0 stronger than B" against H1
+// "A is Elo1 stronger", with error rates Alpha (accepting H1 when H0 holds) and Beta
+// (accepting H0 when H1 holds). A match run under it stops as soon as the log-likelihood
+// ratio leaves (LowerBound, UpperBound), so a change is accepted or rejected after as few
+// games as the data allow.
+//
+// The likelihood ratio is the generalized (normal) approximation on the game results: with
+// n games of mean score m and per-game variance v, and s0, s1 the expected scores of the two
+// hypotheses under the logistic Elo model, LLR = n (s1 - s0) (2m - s0 - s1) / (2v). Draws
+// enter through the variance, so no draw model is needed.
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+}
+
+// ParseSPRT reads "elo0,elo1[,alpha,beta]" (alpha and beta default to 0.05).
+func ParseSPRT(s string) (SPRT, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 && len(parts) != 4 {
+		return SPRT{}, fmt.Errorf("sprt %q: want elo0,elo1 or elo0,elo1,alpha,beta", s)
+	}
+	v := make([]float64, len(parts))
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return SPRT{}, fmt.Errorf("sprt %q: %w", s, err)
+		}
+		v[i] = f
+	}
+	t := SPRT{Elo0: v[0], Elo1: v[1], Alpha: 0.05, Beta: 0.05}
+	if len(v) == 4 {
+		t.Alpha, t.Beta = v[2], v[3]
+	}
+	if t.Elo1 <= t.Elo0 || t.Alpha <= 0 || t.Alpha >= 0.5 || t.Beta <= 0 || t.Beta >= 0.5 {
+		return SPRT{}, fmt.Errorf("sprt %q: want elo0 < elo1 and 0 < alpha, beta < 0.5", s)
+	}
+	return t, nil
+}
+
+// LowerBound is the LLR at or below which H0 is accepted.
+func (t SPRT) LowerBound() float64 { return math.Log(t.Beta / (1 - t.Alpha)) }
+
+// UpperBound is the LLR at or above which H1 is accepted.
+func (t SPRT) UpperBound() float64 { return math.Log((1 - t.Beta) / t.Alpha) }
+
+// ExpectedScore is the score that an Elo difference predicts (logistic model).
+func ExpectedScore(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
+
+// LLR is the log-likelihood ratio of H1 over H0 after wins, draws and losses of A. While A
+// has scored every point (or none) the variance is estimated with half a game moved to the
+// other result, as Estimate does, so that a clean sweep also ends the test.
+func (t SPRT) LLR(wins, draws, losses int) float64 {
+	n := float64(wins + draws + losses)
+	if n == 0 {
+		return 0
+	}
+	w, d, l := float64(wins), float64(draws), float64(losses)
+	switch {
+	case wins+losses == 0: // only draws: no information on the spread yet
+		return 0
+	case draws+losses == 0:
+		w, l = w-0.5, 0.5
+	case wins+draws == 0:
+		w, l = 0.5, l-0.5
+	}
+	m := (w + d/2) / n
+	v := (w*(1-m)*(1-m) + d*(0.5-m)*(0.5-m) + l*m*m) / n
+	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)
+	return n * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
+}
+
+// Verdict says where the test stands: "H1" (accept: A is at least Elo1 better), "H0"
+// (reject: A is at most Elo0 better) or "" (go on).
+func (t SPRT) Verdict(wins, draws, losses int) string {
+	llr := t.LLR(wins, draws, losses)
+	switch {
+	case llr >= t.UpperBound():
+		return "H1"
+	case llr <= t.LowerBound():
+		return "H0"
+	}
+	return ""
+}
+
+// SPRTResult is the test's state in a match summary.
+type SPRTResult struct {
+	Elo0    float64 `json:"elo0"`
+	Elo1    float64 `json:"elo1"`
+	Alpha   float64 `json:"alpha"`
+	Beta    float64 `json:"beta"`
+	LLR     float64 `json:"llr"`
+	Lower   float64 `json:"lower"`
+	Upper   float64 `json:"upper"`
+	Verdict string  `json:"verdict"` // "H1", "H0", or "" when the games ran out first
+}
+
+// Result is the test's state after wins, draws and losses.
+func (t SPRT) Result(wins, draws, losses int) SPRTResult {
+	return SPRTResult{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta,
+		LLR: t.LLR(wins, draws, losses), Lower: t.LowerBound(), Upper: t.UpperBound(),
+		Verdict: t.Verdict(wins, draws, losses)}
+}

@@ -1,0 +1,106 @@
+package arena
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestSPRTBoundsAndParse(t *testing.T) {
+	s, err := ParseSPRT("0,10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// alpha = beta = 0.05: bounds +-ln(19).
+	if math.Abs(s.UpperBound()-math.Log(19)) > 1e-12 || math.Abs(s.LowerBound()+math.Log(19)) > 1e-12 {
+		t.Fatalf("bounds %v %v", s.LowerBound(), s.UpperBound())
+	}
+	for _, bad := range []string{"10,0", "0", "0,10,0.6,0.05", "a,b", "0,10,0.05"} {
+		if _, err := ParseSPRT(bad); err == nil {
+			t.Errorf("ParseSPRT(%q) accepted", bad)
+		}
+	}
+	if math.Abs(ExpectedScore(0)-0.5) > 1e-12 || math.Abs(ExpectedScore(400)-10.0/11) > 1e-12 {
+		t.Fatal("ExpectedScore")
+	}
+}
+
+// TestSPRTLLR: the LLR is zero at the midpoint score, its sign follows the score, and it
+// grows linearly with the games at a fixed score distribution.
+func TestSPRTLLR(t *testing.T) {
+	s := SPRT{Elo0: -20, Elo1: 20, Alpha: 0.05, Beta: 0.05}
+	if l := s.LLR(30, 40, 30); math.Abs(l) > 1e-9 { // 50% is the midpoint of -20 and +20
+		t.Fatalf("LLR at 50%% = %v", l)
+	}
+	if s.LLR(40, 20, 30) <= 0 || s.LLR(30, 20, 40) >= 0 {
+		t.Fatal("LLR sign")
+	}
+	if a, b := s.LLR(40, 20, 30), s.LLR(80, 40, 60); math.Abs(b-2*a) > 1e-9 {
+		t.Fatalf("LLR not linear in n: %v %v", a, b)
+	}
+	if s.LLR(0, 10, 0) != 0 {
+		t.Fatal("LLR after draws only should wait")
+	}
+	// A clean sweep decides too, and a longer one more surely.
+	if s.Verdict(3, 0, 0) != "" || s.Verdict(30, 0, 0) != "H1" || s.Verdict(0, 0, 30) != "H0" {
+		t.Fatalf("sweeps: LLR(3-0-0) %v, LLR(30-0-0) %v, LLR(0-0-30) %v", s.LLR(3, 0, 0), s.LLR(30, 0, 0), s.LLR(0, 0, 30))
+	}
+	if s.LLR(20, 0, 0) <= s.LLR(10, 0, 0) {
+		t.Fatal("a longer sweep should weigh more")
+	}
+}
+
+// TestSPRTDecides: simulated matches where A is clearly stronger end in H1, clearly weaker in
+// H0, with error rates near alpha and beta at the hypotheses themselves.
+func TestSPRTDecides(t *testing.T) {
+	s := SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}
+	play := func(elo float64, r *rand.Rand) (string, int) {
+		p := ExpectedScore(elo)
+		draw := 0.3
+		var w, d, l int
+		for n := 1; n <= 100000; n++ {
+			x := r.Float64()
+			switch {
+			case x < draw:
+				d++
+			case x < draw+(p-draw/2):
+				w++
+			default:
+				l++
+			}
+			if v := s.Verdict(w, d, l); v != "" {
+				return v, n
+			}
+		}
+		return "", 0
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		elo  float64
+		want string
+	}{{150, "H1"}, {-100, "H0"}} {
+		v, n := play(c.elo, r)
+		if v != c.want {
+			t.Errorf("elo %v: %q after %d games, want %s", c.elo, v, n, c.want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	// At the hypotheses: wrong verdicts at about alpha (H0 true) and beta (H1 true).
+	for _, c := range []struct {
+		elo   float64
+		wrong string
+	}{{0, "H1"}, {40, "H0"}} {
+		bad := 0
+		const runs = 400
+		for range runs {
+			if v, _ := play(c.elo, r); v == c.wrong {
+				bad++
+			}
+		}
+		if f := float64(bad) / runs; f > 0.10 {
+			t.Errorf("elo %v: wrong verdict in %.1f%% of runs", c.elo, 100*f)
+		}
+	}
+}
