@@ -99,7 +99,9 @@ func TestSPRTDecides(t *testing.T) {
 				bad++
 			}
 		}
-		if f := float64(bad) / runs; f > 0.10 {
+		f := float64(bad) / runs
+		t.Logf("elo %v: wrong verdict (%s) in %.1f%% of %d runs", c.elo, c.wrong, 100*f, runs)
+		if f > 0.10 {
 			t.Errorf("elo %v: wrong verdict in %.1f%% of runs", c.elo, 100*f)
 		}
 	}
