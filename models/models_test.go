@@ -8,26 +8,30 @@ import (
 	"testing"
 
 	"colony/game/ataxx"
+	"colony/game/slime"
+	"colony/games"
 	"colony/nn"
 )
 
 func TestEmbeddedBest(t *testing.T) {
-	names := List(ataxx.Info.Name)
-	m, name, err := Load(ataxx.Info, "")
-	if len(names) == 0 {
-		if !errors.Is(err, ErrNoModel) {
-			t.Fatalf("no model embedded, but Load says %v", err)
+	for _, info := range []games.Info{ataxx.Info, slime.Info} {
+		names := List(info.Name)
+		m, name, err := Load(info, "")
+		if len(names) == 0 {
+			if !errors.Is(err, ErrNoModel) {
+				t.Fatalf("%s: no model embedded, but Load says %v", info.Name, err)
+			}
+			continue
 		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("embedded %v: %v", names, err)
-	}
-	if !strings.HasSuffix(name, names[len(names)-1]) {
-		t.Errorf("Load picked %s, want the newest of %v", name, names)
-	}
-	if _, err := nn.NewNet(m, 1); err != nil {
-		t.Fatalf("embedded model does not build a net: %v", err)
+		if err != nil {
+			t.Fatalf("%s: embedded %v: %v", info.Name, names, err)
+		}
+		if !strings.HasSuffix(name, names[len(names)-1]) {
+			t.Errorf("%s: Load picked %s, want the newest of %v", info.Name, name, names)
+		}
+		if _, err := nn.NewNet(m, 1); err != nil {
+			t.Fatalf("%s: embedded model does not build a net: %v", info.Name, err)
+		}
 	}
 }
 

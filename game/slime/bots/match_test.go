@@ -11,6 +11,8 @@ import (
 	"colony/engine"
 	"colony/engine/mctsengine"
 	"colony/game/slime"
+	"colony/models"
+	"colony/nn"
 )
 
 type eng = engine.Engine[slime.Position, slime.Move]
@@ -81,6 +83,7 @@ func tournament(n int, entries [4]func() eng, rounds int, moveTime time.Duration
 
 // TestExperiment plays a tournament chosen by the environment, for measurements:
 // SLIME_MATCH="paranoid,greedy,greedy,greedy" SLIME_ROUNDS=1 SLIME_MS=50 go test -run Experiment -v
+// (engines: greedy, jumper, simplebot, mcts-rollout, mcts, paranoid, bestreply)
 func TestExperiment(t *testing.T) {
 	spec := os.Getenv("SLIME_MATCH")
 	if spec == "" {
@@ -104,6 +107,20 @@ func TestExperiment(t *testing.T) {
 			entries[i] = func() eng {
 				eval := mctsengine.NewRollout[slime.Position, slime.Move](seed, 0, slime.Position.Shares)
 				return mctsengine.New(eval, mctsengine.Options[slime.Position]{Seed: seed, BatchSize: 1})
+			}
+		case "mcts": // PUCT on the embedded network (SLIME_MODEL: another model file; SLIME_PLAYOUTS caps each move)
+			m, _, err := models.Load(slime.Info, os.Getenv("SLIME_MODEL"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries[i] = func() eng {
+				net, err := nn.NewNet(m, 8)
+				if err != nil {
+					t.Fatal(err)
+				}
+				eval := nn.NewEvaluator[slime.Position, slime.Move](net)
+				limit, _ := strconv.Atoi(os.Getenv("SLIME_PLAYOUTS"))
+				return mctsengine.New(eval, mctsengine.Options[slime.Position]{Seed: seed, BatchSize: 8, MaxPlayouts: limit})
 			}
 		case "paranoid", "bestreply":
 			br := name == "bestreply"
