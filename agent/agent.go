@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"colony/games"
+	"colony/models"
 	"colony/registry"
 )
 
@@ -37,6 +38,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	blendS := fs.Float64("value-scale", 0, "mcts: alpha-beta score mapped to value tanh(score/scale) (default: the game's)")
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells) is at most this (0: never; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
+	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: the position in the game's board notation (docs/rules.md; Bacteria War and Catch The Mouse: 'rows side')")
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +107,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := checkRanges(o); err != nil {
 		return fail("%v", err)
+	}
+	if *book != "none" {
+		if !slices.Contains(g.Protocols(), "judge") {
+			return fail("-book: %s is not a judge-protocol game", *gameName)
+		}
+		b, err := models.LoadBook(g.Info(), *book)
+		if err != nil {
+			return fail("%v", err)
+		}
+		o.Book = b
 	}
 	var setEngineFlags []string
 	for _, f := range engineFlags {

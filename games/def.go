@@ -111,6 +111,9 @@ type EngineOptions struct {
 	Playouts int
 	// HashMB sizes an alpha-beta engine's transposition table (0: its default).
 	HashMB int
+	// Book, when set, answers the positions it holds before the engine is asked (an opening
+	// book, see Book); games with a judge notation only.
+	Book *Book
 }
 
 // ProtocolSpec is a protocol the agent speaks for one game.

@@ -145,7 +145,51 @@ func (g *game[P, M]) build(name string, o games.EngineOptions) (engine.Engine[P,
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", name, err)
 	}
+	if o.Book != nil {
+		if g.def.Judge == nil {
+			return nil, fmt.Errorf("%s has no judge notation for an opening book", g.def.Info.Name)
+		}
+		if o.Book.Game != g.def.Info.Name {
+			return nil, fmt.Errorf("the opening book is for %s, not %s", o.Book.Game, g.def.Info.Name)
+		}
+		eng = &bookEngine[P, M]{Engine: eng, book: o.Book, judge: g.def.Judge}
+	}
 	return eng, nil
+}
+
+// bookEngine answers from an opening book while the game is in it, else asks its engine.
+type bookEngine[P games.Position[P, M], M games.Move] struct {
+	engine.Engine[P, M]
+	book  *games.Book
+	judge *games.Judge[P, M]
+	hits  int
+}
+
+func (b *bookEngine[P, M]) BestMove(p P, lim engine.Limits) M {
+	if c, ok := b.book.Moves[p.String()]; ok {
+		if m, err := b.judge.Move(p, c); err == nil {
+			b.hits++
+			return m
+		}
+	}
+	return b.Engine.BestMove(p, lim)
+}
+
+func (g *game[P, M]) BuildBook(engineName string, o games.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*games.Book, error) {
+	o.Book = nil
+	e, err := g.build(engineName, o)
+	if err != nil {
+		return nil, err
+	}
+	search := func(p P) M {
+		e.NewGame()
+		return e.BestMove(p, lim)
+	}
+	var report func(int, P, M)
+	if progress != nil {
+		report = func(done int, p P, m M) { progress(done, p.String(), m.String()) }
+	}
+	return games.BuildBook(g.def, plies, search, report)
 }
 
 // fallback is the cheap engine that answers while the chosen one is not there.

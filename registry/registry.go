@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"colony/arena"
+	"colony/engine"
 	"colony/games"
 	"colony/nn"
 	"colony/selfplay"
@@ -46,6 +47,9 @@ type Game interface {
 	ServeArgs(protocol, engineName string, o games.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start position when "") to depth.
 	Perft(board string, depth int) (uint64, error)
+	// BuildBook searches the opening positions of both seats within plies of the start with
+	// the named engine under lim (games.BuildBook); progress gets each position and move.
+	BuildBook(engineName string, o games.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*games.Book, error)
 	// SelfPlay plays PUCT self-play games with model and writes shards into dir.
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
 	// Bootstrap plays games of the named engine against itself and writes shards into dir.

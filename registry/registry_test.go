@@ -1,9 +1,12 @@
 package registry_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
+	"colony/engine"
 	"colony/games"
 	"colony/mcts"
 	"colony/registry"
@@ -88,5 +91,57 @@ func TestContractMatchesSearch(t *testing.T) {
 	var v games.Values = mcts.Values{1, 2, 3, 4}
 	if v[3] != 4 {
 		t.Fatal(v)
+	}
+}
+
+// TestOpeningBook: a book built with an engine holds the start position (FIRST's book) and
+// every position after one move of FIRST (SECOND's book), each with a legal move; an engine
+// given the book plays its moves there; a book of another game is refused.
+func TestOpeningBook(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := g.Defaults()
+	b, err := g.BuildBook("greedy", o, engine.Limits{Depth: 1}, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := g.Rules()
+	start := rules.Start()
+	firstMoves, err := g.Perft("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uint64(len(b.Moves)) != 1+firstMoves {
+		t.Fatalf("%d book positions, want 1 + %d", len(b.Moves), firstMoves)
+	}
+	for pos, c := range b.Moves {
+		st, err := rules.Parse(pos)
+		if err != nil {
+			t.Fatalf("%q: %v", pos, err)
+		}
+		if _, err := st.Play(c); err != nil {
+			t.Fatalf("%q: book move %v: %v", pos, c, err)
+		}
+	}
+	// A book with a chosen move at the start: the random engine plays it whatever its seed.
+	want := start.RandomMove(rand.New(rand.NewPCG(1, 2)))
+	b.Moves = map[string]games.Coords{start.String(): want}
+	o.Book = b
+	for seed := range uint64(8) {
+		o.Seed = seed
+		p, err := g.NewPlayer("random", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.NewGame(0)
+		if c, err := p.Move(start, 10*time.Second); err != nil || c != want {
+			t.Fatalf("seed %d: played %v (%v), the book says %v", seed, c, err, want)
+		}
+	}
+	b.Game = "catch-the-mouse"
+	if _, err := g.NewPlayer("random", o); err == nil || !strings.Contains(err.Error(), "book is for catch-the-mouse") {
+		t.Fatalf("a book of another game: %v", err)
 	}
 }
