@@ -293,27 +293,26 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		if err != nil {
 			return 1, err
 		}
-		if *asJSON {
-			j, err := json.Marshal(sums)
-			if err != nil {
-				return 1, err
-			}
-			fmt.Fprintf(stdout, "%s\n", j)
-		}
-		return 0, nil
+		return jsonLine(stdout, *asJSON, sums)
 	}
 	sum, err := arena.Run(cfg, progress)
 	if err != nil {
 		return 1, err
 	}
 	printSummary(stdout, sum, time.Since(start))
-	if *asJSON {
-		j, err := json.Marshal(sum)
-		if err != nil {
-			return 1, err
-		}
-		fmt.Fprintf(stdout, "%s\n", j)
+	return jsonLine(stdout, *asJSON, sum)
+}
+
+// jsonLine ends stdout with v as one JSON line when on is set (-json); the exit status.
+func jsonLine(stdout io.Writer, on bool, v any) (int, error) {
+	if !on {
+		return 0, nil
 	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "%s\n", j)
 	return 0, nil
 }
 
@@ -448,14 +447,7 @@ func (k kothRun) run(stdout, stderr io.Writer) (int, error) {
 		return 1, err
 	}
 	printKotH(stdout, sum, time.Since(start), k.slow)
-	if k.json {
-		j, err := json.Marshal(sum)
-		if err != nil {
-			return 1, err
-		}
-		fmt.Fprintf(stdout, "%s\n", j)
-	}
-	return 0, nil
+	return jsonLine(stdout, k.json, sum)
 }
 
 func printKotH(w io.Writer, s *arena.ArgvSummary, took time.Duration, slow time.Duration) {
@@ -535,12 +527,5 @@ func runPetri(aCmd, bCmd string, games int, size, rulesName string, moveLimit, s
 		fmt.Fprintf(stdout, "%c: %s\n", 'A'+i, e.Command)
 	}
 	fmt.Fprintf(stdout, "records: %s\n", sum.OutDir)
-	if asJSON {
-		j, err := json.Marshal(sum)
-		if err != nil {
-			return 1, err
-		}
-		fmt.Fprintf(stdout, "%s\n", j)
-	}
-	return 0, nil
+	return jsonLine(stdout, asJSON, sum)
 }
