@@ -4,15 +4,11 @@ import (
 	"colony/internal/atomicfile"
 
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 )
 
@@ -63,7 +59,7 @@ func WriteArchTag(w io.Writer, tag string) error {
 // ReadArchTag reads the head of a model file (magic, format version, architecture tag) and
 // returns the tag: ArchConvNet for a version 1 file.
 func ReadArchTag(in io.Reader) (string, error) {
-	r := &reader{r: in}
+	r := &reader{r: in, who: "nn"}
 	magic := make([]byte, len(Magic))
 	r.full("magic", magic)
 	if r.err != nil {
@@ -86,16 +82,16 @@ func ReadArchTag(in io.Reader) (string, error) {
 	return string(tag), r.err
 }
 
-// weightBytes encodes the weights in canonical order as little-endian float32.
-func (m *Model) weightBytes() []byte {
-	buf := make([]byte, 0, m.Arch.NumWeights()*4)
+// flat is the weights in canonical order.
+func (m *Model) flat() []float32 {
+	out := make([]float32, 0, m.Arch.NumWeights())
 	for _, t := range m.Weights.tensors() {
-		for _, v := range t {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
-		}
+		out = append(out, t...)
 	}
-	return buf
+	return out
 }
+
+func (m *Model) weightBytes() []byte { return WeightBytes(m.flat()) }
 
 // SHA256 is the hex SHA-256 of the weights (canonical order, little-endian float32), the
 // value stored in the file header.
@@ -117,44 +113,10 @@ func (m *Model) Write(w io.Writer) error {
 	if err := m.Weights.CheckShapes(m.Arch); err != nil {
 		return fmt.Errorf("nn: write model: %w", err)
 	}
-	if len(m.Arch.Game) > math.MaxUint16 {
-		return fmt.Errorf("nn: write model: game name of %d bytes is too long", len(m.Arch.Game))
-	}
-	meta := m.Meta
-	if meta == nil {
-		meta = map[string]string{}
-	}
-	mj, err := json.Marshal(meta)
-	if err != nil {
-		return fmt.Errorf("nn: write model: metadata: %w", err)
-	}
-	if len(mj) > maxMetaBytes {
-		return fmt.Errorf("nn: write model: metadata of %d bytes exceeds %d", len(mj), maxMetaBytes)
-	}
-	le := binary.LittleEndian
-	var h []byte
-	h = append(h, Magic...)
-	h = le.AppendUint32(h, FormatVersion)
-	h = le.AppendUint16(h, uint16(len(m.Arch.Game)))
-	h = append(h, m.Arch.Game...)
-	h = le.AppendUint32(h, uint32(m.Arch.EncoderVersion))
-	for _, d := range m.Arch.dims() {
-		h = le.AppendUint32(h, uint32(d))
-	}
-	h = le.AppendUint64(h, uint64(m.Step))
-	h = le.AppendUint32(h, uint32(len(mj)))
-	h = append(h, mj...)
-	wb := m.weightBytes()
-	sum := sha256.Sum256(wb)
-	h = append(h, sum[:]...)
-	h = le.AppendUint64(h, uint64(len(wb)/4))
-	if _, err := w.Write(h); err != nil {
-		return fmt.Errorf("nn: write model header: %w", err)
-	}
-	if _, err := w.Write(wb); err != nil {
-		return fmt.Errorf("nn: write model weights: %w", err)
-	}
-	return nil
+	head := binary.LittleEndian.AppendUint32([]byte(Magic), FormatVersion)
+	d := m.Arch.dims()
+	return WriteBody(w, "nn", head, Body{Game: m.Arch.Game, EncoderVersion: m.Arch.EncoderVersion,
+		Dims: d[:], Step: m.Step, Meta: m.Meta, Weights: m.flat()})
 }
 
 // Save writes m to path atomically (a temporary file in the same folder, synced, then renamed).
@@ -179,46 +141,11 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// reader reads fields and turns a short read into an error naming the field.
-type reader struct {
-	r   io.Reader
-	err error
-	buf [8]byte
-}
-
-func (r *reader) full(field string, p []byte) {
-	if r.err != nil {
-		return
-	}
-	if _, err := io.ReadFull(r.r, p); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			r.err = fmt.Errorf("nn: model file truncated while reading %s", field)
-		} else {
-			r.err = fmt.Errorf("nn: read model %s: %w", field, err)
-		}
-	}
-}
-
-func (r *reader) u16(field string) uint16 {
-	r.full(field, r.buf[:2])
-	return binary.LittleEndian.Uint16(r.buf[:2])
-}
-
-func (r *reader) u32(field string) uint32 {
-	r.full(field, r.buf[:4])
-	return binary.LittleEndian.Uint32(r.buf[:4])
-}
-
-func (r *reader) u64(field string) uint64 {
-	r.full(field, r.buf[:8])
-	return binary.LittleEndian.Uint64(r.buf[:8])
-}
-
 // Read decodes and checks a model file: magic, format version, architecture sanity, weight
 // count against the architecture, truncation, trailing bytes and the weights' SHA-256. The error
 // names exactly what is wrong.
 func Read(in io.Reader) (*Model, error) {
-	r := &reader{r: in}
+	r := &reader{r: in, who: "nn"}
 	magic := make([]byte, len(Magic))
 	r.full("magic", magic)
 	if r.err != nil {
@@ -239,66 +166,24 @@ func Read(in io.Reader) (*Model, error) {
 	case v != FormatVersion:
 		return nil, fmt.Errorf("nn: model format version %d, this build reads versions %d and %d", v, FormatVersion, TaggedFormatVersion)
 	}
+	if r.err != nil {
+		return nil, r.err
+	}
 	var a Arch
-	game := make([]byte, r.u16("game name length"))
-	r.full("game name", game)
-	a.Game = string(game)
-	a.EncoderVersion = int(r.u32("encoder version"))
-	var dims [10]int
-	for i := range dims {
-		v := r.u32("arch " + dimNames[i])
-		if r.err == nil && v > maxDim {
-			return nil, fmt.Errorf("nn: model arch %s = %d is out of range", dimNames[i], v)
-		}
-		dims[i] = int(v)
+	b, err := ReadBody(in, "nn", dimNames[:], func(b Body) (int, error) {
+		d := b.Dims
+		a.Game, a.EncoderVersion = b.Game, b.EncoderVersion
+		a.Planes, a.Height, a.Width, a.Blocks, a.Channels, a.PolicyChannels = d[0], d[1], d[2], d[3], d[4], d[5]
+		a.PolicySize, a.ValueChannels, a.ValueHidden, a.NumPlayers = d[6], d[7], d[8], d[9]
+		return int(a.NumWeights()), a.Validate()
+	})
+	if err != nil {
+		return nil, err
 	}
-	a.Planes, a.Height, a.Width, a.Blocks, a.Channels, a.PolicyChannels = dims[0], dims[1], dims[2], dims[3], dims[4], dims[5]
-	a.PolicySize, a.ValueChannels, a.ValueHidden, a.NumPlayers = dims[6], dims[7], dims[8], dims[9]
-	step := int64(r.u64("training step"))
-	metaLen := r.u32("metadata length")
-	if r.err != nil {
-		return nil, r.err
-	}
-	if err := a.Validate(); err != nil {
-		return nil, fmt.Errorf("nn: model header: %w", err)
-	}
-	if metaLen > maxMetaBytes {
-		return nil, fmt.Errorf("nn: model metadata length %d exceeds %d", metaLen, maxMetaBytes)
-	}
-	mj := make([]byte, metaLen)
-	r.full("metadata", mj)
-	var sum [32]byte
-	r.full("weights SHA-256", sum[:])
-	count := r.u64("weight count")
-	if r.err != nil {
-		return nil, r.err
-	}
-	meta := map[string]string{}
-	if err := json.Unmarshal(mj, &meta); err != nil {
-		return nil, fmt.Errorf("nn: model metadata is not a JSON object of strings: %w", err)
-	}
-	if want := a.NumWeights(); count != uint64(want) {
-		return nil, fmt.Errorf("nn: model file holds %d weights, its arch (%d blocks x %d channels) needs %d", count, a.Blocks, a.Channels, want)
-	}
-	wb := make([]byte, count*4)
-	r.full("weights", wb)
-	if r.err != nil {
-		return nil, fmt.Errorf("%w (%d weights expected)", r.err, count)
-	}
-	var extra [1]byte
-	if n, _ := io.ReadFull(in, extra[:]); n != 0 {
-		return nil, errors.New("nn: model file has trailing bytes after the weights")
-	}
-	if got := sha256.Sum256(wb); !bytes.Equal(got[:], sum[:]) {
-		return nil, fmt.Errorf("nn: model weights SHA-256 checksum mismatch: header says %x, weights hash to %x", sum, got)
-	}
-	m := &Model{Arch: a, Weights: NewWeights(a), Step: step, Meta: meta}
+	m := &Model{Arch: a, Weights: NewWeights(a), Step: b.Step, Meta: b.Meta}
 	off := 0
 	for _, t := range m.Weights.tensors() {
-		for i := range t {
-			t[i] = math.Float32frombits(binary.LittleEndian.Uint32(wb[off:]))
-			off += 4
-		}
+		off += copy(t, b.Weights[off:])
 	}
 	return m, nil
 }
