@@ -1,7 +1,9 @@
 package nn
 
 import (
+	"bufio"
 	"bytes"
+	"colony/internal/atomicfile"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -9,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 )
 
 // Body is what follows the head of every model file (the convnet's, and each tagged
@@ -182,4 +185,28 @@ func (r *reader) u32(field string) uint32 {
 func (r *reader) u64(field string) uint64 {
 	r.full(field, r.buf[:8])
 	return binary.LittleEndian.Uint64(r.buf[:8])
+}
+
+// SaveFile writes a model file to path atomically (a temporary file in the same folder,
+// synced, then renamed) with write; who prefixes the error.
+func SaveFile(path, who string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
+		return fmt.Errorf("%s: save model: %w", who, err)
+	}
+	return nil
+}
+
+// LoadFile reads the model file at path with read; an error names the file.
+func LoadFile[M any](path, who string, read func(io.Reader) (M, error)) (M, error) {
+	var zero M
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("%s: load model: %w", who, err)
+	}
+	defer f.Close()
+	m, err := read(bufio.NewReader(f))
+	if err != nil {
+		return zero, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return m, nil
 }

@@ -1,15 +1,11 @@
 package nn
 
 import (
-	"colony/internal/atomicfile"
-
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 )
 
 // Model file format, version 1. All integers little-endian.
@@ -120,26 +116,10 @@ func (m *Model) Write(w io.Writer) error {
 }
 
 // Save writes m to path atomically (a temporary file in the same folder, synced, then renamed).
-func (m *Model) Save(path string) error {
-	if err := atomicfile.Write(path, m.Write); err != nil {
-		return fmt.Errorf("nn: save model: %w", err)
-	}
-	return nil
-}
+func (m *Model) Save(path string) error { return SaveFile(path, "nn", m.Write) }
 
 // Load reads and checks the model file at path.
-func Load(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("nn: load model: %w", err)
-	}
-	defer f.Close()
-	m, err := Read(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return m, nil
-}
+func Load(path string) (*Model, error) { return LoadFile(path, "nn", Read) }
 
 // Read decodes and checks a model file: magic, format version, architecture sanity, weight
 // count against the architecture, truncation, trailing bytes and the weights' SHA-256. The error

@@ -1,7 +1,6 @@
 package nnue
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
-	"colony/internal/atomicfile"
 	"colony/nn"
 )
 
@@ -76,27 +73,11 @@ func (m *Model) Write(w io.Writer) error {
 		nn.Body{Game: m.Arch.Game, EncoderVersion: m.Arch.EncoderVersion, Dims: d[:], Step: m.Step, Meta: m.Meta, Weights: m.flat()})
 }
 
-// Save writes m to path atomically.
-func (m *Model) Save(path string) error {
-	if err := atomicfile.Write(path, m.Write); err != nil {
-		return fmt.Errorf("nnue: save model: %w", err)
-	}
-	return nil
-}
+// Save writes m to path atomically (a temporary file in the same folder, synced, then renamed).
+func (m *Model) Save(path string) error { return nn.SaveFile(path, "nnue", m.Write) }
 
 // Load reads and checks the model file at path.
-func Load(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("nnue: load model: %w", err)
-	}
-	defer f.Close()
-	m, err := Read(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return m, nil
-}
+func Load(path string) (*Model, error) { return nn.LoadFile(path, "nnue", Read) }
 
 // Read decodes and checks a model file: magic, versions, architecture tag, arch sanity, weight
 // count, truncation, trailing bytes and the weights' SHA-256. The error names what is wrong.
