@@ -3,9 +3,9 @@ GO      ?= go
 BIN     := bin
 GAMES   ?= 20
 CLOCK   ?= 10s
-ENGINE  ?= mcts
+ENGINE  ?= nnab
 OPP     ?= alphabeta
-A       ?= mcts
+A       ?= nnab
 B       ?= alphabeta
 
 .PHONY: all build test test-long play match bench perft fuzz vet clean tidy-check
@@ -33,7 +33,7 @@ test:
 test-long:
 	$(GO) test -timeout 60m ./...
 
-# A match of the shipped agent (mcts on the embedded network) against Colony's classical
+# A match of the shipped agent (nnab on the embedded nnue net) against Colony's classical
 # alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it).
 play: build
 	@mkdir -p runs

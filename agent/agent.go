@@ -26,7 +26,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameName := fs.String("game", "bacteria-war", "game to play: "+strings.Join(registry.Names(), ", "))
-	engineName := fs.String("engine", "", "engine (default: the game's strongest, mcts); -engines lists them")
+	engineName := fs.String("engine", "", "engine (default: the game's strongest; -engines lists them and marks the default)")
 	listEngines := fs.Bool("engines", false, "list the game's engines and the flags each reads, then exit")
 	protocol := fs.String("protocol", "", "protocol on stdin/stdout (default: the game's first: judge for the ALPHANO games; uai for Bacteria War too); given positional arguments, the game's protocol that reads the position from them (Slime: koth)")
 	seed := fs.Uint64("seed", 1, "seed of the engine's random choices")
@@ -71,7 +71,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *listEngines {
 		for _, e := range g.Engines() {
-			fmt.Fprintf(stdout, "%-13s %s (flags: %v)\n", e.Name, e.Doc, e.Flags)
+			mark := ""
+			if e.Name == g.DefaultEngine() {
+				mark = " [default]"
+			}
+			fmt.Fprintf(stdout, "%-13s %s (flags: %v)%s\n", e.Name, e.Doc, e.Flags, mark)
 		}
 		return 0
 	}

@@ -95,7 +95,10 @@ func TestUsageErrors(t *testing.T) {
 		// The model traps: the agent refuses at start, naming the file, never falling back.
 		{[]string{"-engine", "mcts", "-model", garbage}, "garbage.model"},
 		{[]string{"-engine", "mcts", "-model", missing}, "missing.model"},
-		{[]string{"-model", otherGame}, "some-other-game"},
+		{[]string{"-engine", "mcts", "-model", otherGame}, "some-other-game"},
+		// The default engine (nnab) refuses a convnet model, naming the file and the tags.
+		{[]string{"-model", otherGame}, "other-game.model"},
+		{[]string{"-model", otherGame}, `not a "nnue-2p"`},
 		// A flag the engine does not read is an error, not ignored.
 		{[]string{"-engine", "alphabeta", "-model", garbage}, "does not use -model"},
 		{[]string{"-engine", "greedy", "-cpuct", "2"}, "does not use -cpuct"},
