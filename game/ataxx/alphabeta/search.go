@@ -17,6 +17,12 @@ const (
 	winBound int32 = 12000
 )
 
+// WinScore and PlyStep are the scoring of finished games (see above), for other Ataxx searches.
+const (
+	WinScore = winScore
+	PlyStep  = plyStep
+)
+
 var turnKeys [ataxx.MaxTurns + 2]uint64
 
 func init() {
@@ -102,6 +108,13 @@ func (h *hooks) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Mo
 
 // Stuck scores the side to move's forced pass when the rest of the game is known.
 func (h *hooks) Stuck(p ataxx.Position, ply int) (int32, bool) { return stuckScore(&p, ply) }
+
+// TerminalScore scores a finished game at distance ply from the root, for the side to move
+// (the convention every Ataxx alpha-beta shares: nnab uses it too).
+func TerminalScore(p *ataxx.Position, ply int) int32 { return terminalScore(p, ply) }
+
+// StuckScore is stuckScore for other Ataxx searches (nnab).
+func StuckScore(p *ataxx.Position, ply int) (int32, bool) { return stuckScore(p, ply) }
 
 // terminalScore scores a finished game at distance ply from the root.
 func terminalScore(p *ataxx.Position, ply int) int32 {

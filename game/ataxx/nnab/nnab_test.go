@@ -10,6 +10,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/internal/cputime"
 	"colony/models"
 	"colony/nn/nnue"
@@ -228,7 +229,7 @@ func TestDepthOneIsNetArgmax(t *testing.T) {
 				c := p.Apply(m)
 				var v int32
 				if c.Terminal() {
-					v = -terminalScore(&c, 1)
+					v = -alphabeta.TerminalScore(&c, 1)
 				} else if s, ok := stuckScoreIfBlocked(&c); ok {
 					v = -s
 				} else {
@@ -257,7 +258,7 @@ func stuckScoreIfBlocked(p *ataxx.Position) (int32, bool) {
 	if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() != 0 {
 		return 0, false
 	}
-	return stuckScore(p, 1)
+	return alphabeta.StuckScore(p, 1)
 }
 
 // TestTakesTheWin: O can take X's last pieces at once.

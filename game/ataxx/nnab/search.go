@@ -7,17 +7,18 @@ import (
 
 	"colony/engine/tt"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/nn/nnue"
 )
 
 // Scores are hundredths of a piece for the side to move (the net's logit x its ScoreScale).
-// A finished game scores winScore - plyStep*ply + margin for the winner, its negation for the
-// loser, 0 for a draw; the net's scores are clamped inside ±(winBound-1).
+// Finished games and forced passes with a known end score as in game/ataxx/alphabeta
+// (TerminalScore, StuckScore: the two searches agree); the net's scores are clamped inside ±(winBound-1).
 const (
 	infinity  int32 = 32000
-	winScore  int32 = 30000
-	plyStep   int32 = 50
-	winBound  int32 = 12000
+	winScore        = alphabeta.WinScore
+	plyStep         = alphabeta.PlyStep
+	winBound        = alphabeta.WinBound
 	checkMask       = 1023
 )
 
@@ -161,49 +162,6 @@ func (s *searcher) evaluate(side, ply int) int32 {
 	return min(max(v, -winBound+1), winBound-1)
 }
 
-func terminalScore(p *ataxx.Position, ply int) int32 {
-	side := p.ToMove()
-	diff := int32(p.Count(side) - p.Count(side^1))
-	switch {
-	case diff > 0:
-		return winScore - plyStep*int32(ply) + diff
-	case diff < 0:
-		return -winScore + plyStep*int32(ply) + diff
-	}
-	return 0
-}
-
-// stuckScore scores a position whose side to move cannot move: when the opponent can fill
-// every empty cell by divisions before the turn cap, the result is known.
-func stuckScore(p *ataxx.Position, ply int) (int32, bool) {
-	side := p.ToMove()
-	empty := p.Empty()
-	reach := ataxx.Dilate(p.Pieces(side^1)) & empty
-	for {
-		n := ataxx.Dilate(reach) & empty
-		if n == reach {
-			break
-		}
-		reach = n
-	}
-	if reach != empty {
-		return 0, false
-	}
-	ne := bits.OnesCount64(empty)
-	if (ataxx.MaxTurns-p.Turns())/2 < ne {
-		return 0, false
-	}
-	diff := int32(p.Count(side) - p.Count(side^1) - ne)
-	end := int32(ply + 2*ne)
-	switch {
-	case diff > 0:
-		return winScore - plyStep*end + diff, true
-	case diff < 0:
-		return -winScore + plyStep*end + diff, true
-	}
-	return 0, true
-}
-
 func toTT(v int32, ply int) int32 {
 	switch {
 	case v >= winBound:
@@ -265,13 +223,13 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		return 0
 	}
 	if p.Terminal() {
-		return terminalScore(&p, ply)
+		return alphabeta.TerminalScore(&p, ply)
 	}
 	side := p.ToMove()
 	us, them := p.Pieces(side), p.Pieces(side^1)
 	if depth <= 0 || ply >= maxPly-1 {
 		if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() == 0 {
-			if v, ok := stuckScore(&p, ply); ok {
+			if v, ok := alphabeta.StuckScore(&p, ply); ok {
 				return v
 			}
 		}
@@ -358,7 +316,7 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 
 	moves := p.LegalMoves(s.moves[ply][:0])
 	if moves[0] == ataxx.Pass {
-		if v, ok := stuckScore(&p, ply); ok {
+		if v, ok := alphabeta.StuckScore(&p, ply); ok {
 			return v
 		}
 		c := s.play(&p, ataxx.Pass, ply)
