@@ -74,12 +74,18 @@ func (e *Engine[P, M, G]) SetStats(depth int, score int32, nodes int64) {
 // whole-game clock, engine.MinMoveCost is held back for each of the ownMovesLeft moves the
 // game may still ask for, and the rest is split by ClockSplit among the expected moves.
 func (e *Engine[P, M, G]) Budget(lim engine.Limits, ownMovesLeft, expectedMoves int) (soft, hard time.Duration, depth int, nodes int64) {
+	return Budget(lim, e.Opts.Depth, e.Opts.Nodes, ownMovesLeft, expectedMoves, e.cfg.ReserveDiv)
+}
+
+// Budget is Engine.Budget for any alpha-beta search: fixedDepth and fixedNodes (0: none) cap
+// the limits' own, and reserveDiv is ClockSplit's.
+func Budget(lim engine.Limits, fixedDepth int, fixedNodes int64, ownMovesLeft, expectedMoves, reserveDiv int) (soft, hard time.Duration, depth int, nodes int64) {
 	depth, nodes = lim.Depth, lim.Nodes
-	if e.Opts.Depth > 0 && (depth == 0 || e.Opts.Depth < depth) {
-		depth = e.Opts.Depth
+	if fixedDepth > 0 && (depth == 0 || fixedDepth < depth) {
+		depth = fixedDepth
 	}
-	if e.Opts.Nodes > 0 && (nodes == 0 || e.Opts.Nodes < nodes) {
-		nodes = e.Opts.Nodes
+	if fixedNodes > 0 && (nodes == 0 || fixedNodes < nodes) {
+		nodes = fixedNodes
 	}
 	switch {
 	case lim.MoveTime > 0:
@@ -91,7 +97,7 @@ func (e *Engine[P, M, G]) Budget(lim engine.Limits, ownMovesLeft, expectedMoves 
 		if !ok {
 			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
 		}
-		soft, hard = ClockSplit(left, lim.MyInc, expectedMoves, e.cfg.ReserveDiv)
+		soft, hard = ClockSplit(left, lim.MyInc, expectedMoves, reserveDiv)
 	case depth == 0 && nodes == 0:
 		hard = DefaultMoveTime
 		soft = hard

@@ -70,9 +70,9 @@ func (e *Engine) NewGame() { e.ab.NewGame() }
 // last search.
 func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
-// expectedMoves is how many own moves the clock is shared among: about half the empty cells
+// ExpectedMoves is how many own moves the clock is shared among: about half the empty cells
 // (every division fills one), at least 3, at most the moves the turn cap leaves.
-func expectedMoves(pos *ataxx.Position) int {
+func ExpectedMoves(pos *ataxx.Position) int {
 	n := max((bits.OnesCount64(pos.Empty())+2)/2, 3)
 	if r := pos.OwnTurnsLeft(); r < n {
 		n = max(r, 1)
@@ -84,7 +84,7 @@ func expectedMoves(pos *ataxx.Position) int {
 // is shared among the expected own moves, with a hard cap of a few soft budgets and a third of
 // what is left.
 func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	return ab.ClockSplit(myTime, inc, expectedMoves(pos), config.ReserveDiv)
+	return ab.ClockSplit(myTime, inc, ExpectedMoves(pos), config.ReserveDiv)
 }
 
 // BestMove searches pos within lim and returns the best move found; Pass when the side to move
@@ -92,7 +92,7 @@ func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard tim
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
 	// The clock above the turn-cap reserve is shared among the moves.
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), expectedMoves(&pos))
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ExpectedMoves(&pos))
 	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, nil); m != ataxx.NoMove {
 		return m
 	}

@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/engine/tt"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/nn/nnue"
 )
 
@@ -63,10 +65,10 @@ type Options struct {
 }
 
 const (
-	defaultHashMB   = 64
-	defaultMoveTime = time.Second
-	maxPly          = 128
-	maxDepth        = 100
+	defaultHashMB = 64
+	reserveDiv    = 4 // ClockSplit keeps min(clock/4, 300 ms) back
+	maxPly        = 128
+	maxDepth      = 100
 )
 
 // Engine is the engine. It plays one game at a time and is not safe for concurrent use.
@@ -134,49 +136,10 @@ func (e *Engine) searcher() *searcher {
 }
 
 // budget turns limits into a soft time (no new iteration after half of it), a hard time, a
-// depth and a node budget (zero: none).
+// depth and a node budget (zero: none): Bacteria War's alpha-beta clock split
+// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike.
 func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
-	depth, nodes = lim.Depth, lim.Nodes
-	if e.opts.Depth > 0 && (depth == 0 || e.opts.Depth < depth) {
-		depth = e.opts.Depth
-	}
-	if e.opts.Nodes > 0 && (nodes == 0 || e.opts.Nodes < nodes) {
-		nodes = e.opts.Nodes
-	}
-	switch {
-	case lim.MoveTime > 0:
-		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
-	case lim.MyTime > 0:
-		left, ok := engine.Spendable(lim.MyTime, pos.OwnTurnsLeft())
-		if !ok {
-			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
-		}
-		soft, hard = clockBudget(pos, left, lim.MyInc)
-	case depth == 0 && nodes == 0:
-		hard = defaultMoveTime
-		soft = hard
-	}
-	return
-}
-
-// clockBudget shares the whole-game clock among the own moves expected to come (about half
-// the empty cells), keeping a reserve; the hard stop is a few soft budgets, at most a third
-// of what is left.
-func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	reserve := min(myTime/4, 300*time.Millisecond)
-	avail := myTime - reserve
-	empty := ataxx.NumSquares - pos.Count(ataxx.O) - pos.Count(ataxx.X)
-	movesLeft := max((empty+2)/2, 3)
-	if r := pos.OwnTurnsLeft(); r < movesLeft {
-		movesLeft = max(r, 1)
-	}
-	soft = avail/time.Duration(movesLeft) + inc*3/4
-	hard = min(soft*3, avail/3+inc*3/4)
-	soft = min(soft, hard)
-	if hard < time.Millisecond {
-		hard, soft = time.Millisecond, time.Millisecond
-	}
-	return soft, hard
+	return ab.Budget(lim, e.opts.Depth, e.opts.Nodes, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(pos), reserveDiv)
 }
 
 // BestMove searches pos within lim.
