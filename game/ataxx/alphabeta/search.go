@@ -43,7 +43,11 @@ type hooks struct{ w *Weights }
 // reductions: Ataxx has a large branching factor and the ordering by gain is good, so late
 // moves are reduced early and deeply (measured in self-play against a milder table: 60% of 60
 // games at equal nodes).
-var reductions = func() *ab.LMR {
+var reductions = Reductions
+
+// Reductions is Bacteria War's late-move reduction table, by depth and move index (nnab uses
+// it too).
+var Reductions = func() *ab.LMR {
 	var t ab.LMR
 	for d := range 64 {
 		for i := range 64 {

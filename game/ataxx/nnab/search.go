@@ -75,28 +75,12 @@ type searcher struct {
 	history [2][4096]int32
 	moves   [maxPly][ataxx.MaxMoves]ataxx.Move
 	keys    [maxPly][ataxx.MaxMoves]int64
-	lmrTab  [64][64]int8
 }
 
 func newSearcher(net *nnue.Net) *searcher {
 	s := &searcher{net: net, root: make([]ataxx.Move, 0, ataxx.MaxMoves), rootKeys: make([]int64, 0, ataxx.MaxMoves)}
 	for i := range s.acc {
 		s.acc[i] = net.NewAcc()
-	}
-	for d := range 64 {
-		for i := range 64 {
-			r := 0
-			if d >= 3 && i >= 2 {
-				r = 1
-				if i >= 6 && d >= 4 {
-					r = 2
-				}
-				if i >= 16 && d >= 6 {
-					r = 3
-				}
-			}
-			s.lmrTab[d][i] = int8(r)
-		}
 	}
 	return s
 }
@@ -361,7 +345,7 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		} else {
 			r := 0
 			if s.lmr && depth >= 3 && m != k1 && m != k2 {
-				r = int(s.lmrTab[min(depth, 63)][min(idx, 63)])
+				r = int(alphabeta.Reductions[min(depth, 63)][min(idx, 63)])
 				if pv && r > 0 {
 					r--
 				}
