@@ -486,18 +486,38 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	if depthLimit > 0 {
 		maxD = min(depthLimit, maxD)
 	}
-	winBound := s.cfg.WinBound
+	Deepen(maxD, s.cfg.Aspiration, s.cfg.WinScore, s.cfg.PlyStep, s.cfg.WinBound,
+		func(d int, a, b int32) int32 { return s.searchRoot(pos, d, a, b) },
+		func() bool { return s.stop },
+		func(d int, v int32) bool {
+			e.lastDepth, e.lastScore = d, s.bestScore
+			return soft > 0 && time.Since(start) >= soft/2
+		})
+	e.lastNodes = s.nodes
+	return s.bestMove
+}
+
+// Mix is games.Mix: the seed's tie-break of equal root moves.
+func Mix(z uint64) uint64 { return games.Mix(z) }
+
+// Deepen is iterative deepening from depth 1 to maxDepth. search(d, alpha, beta) searches the
+// root: with the full window below depth 4, at a proven score or with aspiration 0, else in a
+// window of ±aspiration around the last score that widens (doubling) on each fail. stopped
+// reports an aborted search, which ends the deepening without done; done(d, v) is called
+// after each finished iteration and ends it by returning true, and so does a proven result
+// within the searched depth (|v| >= winScore - plyStep*d beyond winBound).
+func Deepen(maxDepth int, aspiration, winScore, plyStep, winBound int32, search func(d int, alpha, beta int32) int32, stopped func() bool, done func(d int, v int32) bool) {
 	prev := int32(0)
-	for d := 1; d <= maxD; d++ {
+	for d := 1; d <= maxDepth; d++ {
 		var v int32
-		if s.cfg.Aspiration <= 0 || d < 4 || prev >= winBound || prev <= -winBound {
-			v = s.searchRoot(pos, d, -infinity, infinity)
+		if aspiration <= 0 || d < 4 || prev >= winBound || prev <= -winBound {
+			v = search(d, -infinity, infinity)
 		} else {
-			delta := s.cfg.Aspiration
+			delta := aspiration
 			a, b := prev-delta, prev+delta
 			for {
-				v = s.searchRoot(pos, d, a, b)
-				if s.stop {
+				v = search(d, a, b)
+				if stopped() {
 					break
 				}
 				if v <= a {
@@ -510,22 +530,16 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 				delta *= 2
 			}
 		}
-		if s.stop {
-			break
+		if stopped() {
+			return
 		}
 		prev = v
-		e.lastDepth, e.lastScore = d, s.bestScore
-		// A proven result within the searched depth cannot change.
-		if (v >= winBound || v <= -winBound) && max(v, -v) >= s.cfg.WinScore-s.cfg.PlyStep*int32(d) {
-			break
+		if done(d, v) {
+			return
 		}
-		if soft > 0 && time.Since(start) >= soft/2 {
-			break
+		// A proven result within the searched depth cannot change.
+		if (v >= winBound || v <= -winBound) && max(v, -v) >= winScore-plyStep*int32(d) {
+			return
 		}
 	}
-	e.lastNodes = s.nodes
-	return s.bestMove
 }
-
-// Mix is games.Mix: the seed's tie-break of equal root moves.
-func Mix(z uint64) uint64 { return games.Mix(z) }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	ab "colony/engine/alphabeta"
 	"colony/engine/tt"
 	"colony/game/ataxx"
 	"colony/game/ataxx/alphabeta"
@@ -486,48 +487,13 @@ func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, har
 	if depthLimit > 0 {
 		maxD = min(depthLimit, maxDepth)
 	}
-	prev := int32(0)
-	for d := 1; d <= maxD; d++ {
-		var v int32
-		if d < 4 || prev >= winBound || prev <= -winBound {
-			v = s.searchRoot(&pos, d, -infinity, infinity)
-		} else {
-			delta := int32(40)
-			a, b := prev-delta, prev+delta
-			for {
-				v = s.searchRoot(&pos, d, a, b)
-				if s.stop {
-					break
-				}
-				if v <= a {
-					a = max(a-delta, -infinity)
-				} else if v >= b {
-					b = min(b+delta, infinity)
-				} else {
-					break
-				}
-				delta *= 2
-			}
-		}
-		if s.stop {
-			break
-		}
-		prev = v
-		e.lastDepth, e.lastScore = d, s.bestScore
-		if (v >= winBound || v <= -winBound) && abs32(v) >= winScore-plyStep*int32(d) {
-			break
-		}
-		if soft > 0 && time.Since(start) >= soft/2 {
-			break
-		}
-	}
+	ab.Deepen(maxD, 40, winScore, plyStep, winBound,
+		func(d int, a, b int32) int32 { return s.searchRoot(&pos, d, a, b) },
+		func() bool { return s.stop },
+		func(d int, v int32) bool {
+			e.lastDepth, e.lastScore = d, s.bestScore
+			return soft > 0 && time.Since(start) >= soft/2
+		})
 	e.lastNodes = s.nodes
 	return s.bestMove
-}
-
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
