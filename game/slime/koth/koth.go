@@ -27,15 +27,15 @@ const (
 	// MoveTime is when the engine's search must end, counted from the process's start as the
 	// kernel records it (procstart: before the Go runtime and this program's initialisation,
 	// which a loaded machine can delay by tens of milliseconds; the kernel's 10 ms ticks put
-	// that start up to 10 ms early, so the search ends 40 to 50 ms after the true start). The
+	// that start up to 10 ms early, so the search ends 25 to 35 ms after the true start). The
 	// rest of Limit is the margin for printing, the controller's side of the process start
 	// and a loaded machine (on this repository's 2-core machine at load 4.7 the greedy
 	// program's 99th percentile was 83 ms: see game/slime/README.md).
-	MoveTime = 50 * time.Millisecond
+	MoveTime = 35 * time.Millisecond
 	// Deadline is when, counted from the same start, the fallback move is printed if the
-	// engine has not answered (an engine that overruns its time, or hangs): 30 ms before
+	// engine has not answered (an engine that overruns its time, or hangs): 45 ms before
 	// Limit.
-	Deadline = 70 * time.Millisecond
+	Deadline = 55 * time.Millisecond
 	// MinSearch: with less search time than this left when the position has been read (the
 	// process started late), the fallback move is printed at once.
 	MinSearch = 5 * time.Millisecond
