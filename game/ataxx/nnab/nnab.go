@@ -55,13 +55,14 @@ func Pieces(p *ataxx.Position) [2]uint64 { return [2]uint64{p.Pieces(ataxx.O), p
 
 // Options configure an Engine. Zero fields take their defaults.
 type Options struct {
-	Net    *nnue.Net // the evaluation (required)
-	HashMB int       // transposition table megabytes (default 64; negative: none)
-	Seed   uint64    // perturbs the order of equal root moves (0: none)
-	Depth  int       // fixed maximum depth (0: none)
-	Nodes  int64     // node budget per move (0: none)
-	NoLMR  bool      // no late-move reductions
-	Null   bool      // null-move pruning
+	Net     *nnue.Net // the evaluation (required)
+	HashMB  int       // transposition table megabytes (default 64; negative: none)
+	Seed    uint64    // perturbs the order of equal root moves (0: none)
+	Depth   int       // fixed maximum depth (0: none)
+	Nodes   int64     // node budget per move (0: none)
+	NoLMR   bool      // no late-move reductions
+	NoPrune bool      // no reverse futility or late-move pruning near the leaves
+	Null    bool      // null-move pruning
 }
 
 const (

@@ -21,6 +21,16 @@ const (
 	plyStep         = alphabeta.PlyStep
 	winBound        = alphabeta.WinBound
 	checkMask       = 1023
+
+	// Pruning near the leaves (Options.NoPrune turns it off): reverse futility up to rfpDepth
+	// with rfpMargin a ply, late-move pruning up to lmpDepth after lmpCount[depth] moves.
+	lmpDepth = 3
+)
+
+var (
+	rfpDepth        = 3
+	rfpMargin int32 = 120
+	lmpCount        = [lmpDepth + 1]int{0, 8, 14, 24}
 )
 
 var turnKeys [ataxx.MaxTurns + 2]uint64
@@ -57,6 +67,7 @@ type searcher struct {
 	tt    *tt.Table[ataxx.Move]
 	lmr   bool
 	null  bool
+	prune bool
 	acc   [maxPly + 1]nnue.Acc
 	accOK [maxPly + 1]bool
 	delta [maxPly + 1]delta
@@ -96,7 +107,7 @@ func (s *searcher) begin(e *Engine, start time.Time, hard time.Duration, nodeLim
 	if e.tt.Allocated() {
 		s.tt = &e.tt
 	}
-	s.lmr, s.null = !e.opts.NoLMR, e.opts.Null
+	s.lmr, s.null, s.prune = !e.opts.NoLMR, e.opts.Null, !e.opts.NoPrune
 	s.nodes, s.nodeLimit = 0, nodeLimit
 	s.start, s.hard = start, hard
 	s.stop = false
@@ -238,10 +249,23 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		}
 	}
 
+	// Reverse futility: near the leaves, a node that stands far enough above beta by the net
+	// alone is cut without a search (not in PV nodes, not near a proven score).
+	static, haveStatic := int32(0), false
+	if s.prune && !pv && depth <= rfpDepth && beta > -winBound && beta < winBound {
+		static, haveStatic = s.evaluate(side, ply), true
+		if static-rfpMargin*int32(depth) >= beta {
+			return static
+		}
+	}
+
 	// Null move: give the opponent a free move; if we still stand above beta at reduced depth,
 	// cut. Not in PV nodes, not twice in a row, not near a proven score.
 	if s.null && nullOK && !pv && depth >= 3 && beta > -winBound && beta < winBound && p.HasMove() {
-		if s.evaluate(side, ply) >= beta {
+		if !haveStatic {
+			static = s.evaluate(side, ply)
+		}
+		if static >= beta {
 			r := 2 + depth/4
 			c := s.play(&p, ataxx.Pass, ply)
 			v := -s.search(c, depth-1-r, -beta, -beta+1, ply+1, false, false)
@@ -338,8 +362,14 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 			slices.Sort(keys[3:n])
 		}
 		m := ataxx.Move(keys[i] & 0xFFFF)
-		c := s.play(&p, m, ply)
 		idx := i + searched // the move's rank at this node
+		// Late-move pruning: near the leaves, once the best-ordered moves have been searched,
+		// the rest (the weakest by the static order) are skipped (not in PV nodes, and only
+		// once a move has a score that is not a proven loss).
+		if s.prune && !pv && depth <= lmpDepth && idx >= lmpCount[depth] && best > -winBound {
+			break
+		}
+		c := s.play(&p, m, ply)
 		var v int32
 		if idx == 0 {
 			v = -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
