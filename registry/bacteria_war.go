@@ -30,8 +30,9 @@ func init() {
 			Check: func(o games.EngineOptions) error { _, err := loadNNAB(o); return err }},
 	}
 	def.Fallback = "greedy"
-	// nnab beat mcts (network 000002) 74-0-26 over 100 games at the judge's clock, both
-	// portable builds (README, "Strength"): it is the default; mcts stays as the reference.
+	// nnab (with pruning, net 000003) beat mcts (network 000002) 176-0-24 over 200 games at
+	// the judge's clock, both portable builds (README, "Bacteria War: the nnue evaluator"):
+	// it is the default; mcts stays as the reference.
 	def.DefaultEngine = "nnab"
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
