@@ -348,9 +348,15 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 		keys = append(keys, int64(-k)<<16|int64(m))
 	}
 
+	// The first moves are picked one at a time (a cut usually comes early); the rest are sorted
+	// once. Where late-move pruning applies, the picks cover every move it can let through.
 	n := len(keys)
+	picks := 3
+	if s.prune && !pv && depth <= lmpDepth {
+		picks = max(lmpCount[depth]-searched, 0)
+	}
 	for i := 0; i < n; i++ {
-		if i < 3 {
+		if i < picks {
 			bi := i
 			for j := i + 1; j < n; j++ {
 				if keys[j] < keys[bi] {
@@ -358,8 +364,8 @@ func (s *searcher) search(p ataxx.Position, depth int, alpha, beta int32, ply in
 				}
 			}
 			keys[i], keys[bi] = keys[bi], keys[i]
-		} else if i == 3 {
-			slices.Sort(keys[3:n])
+		} else if i == picks {
+			slices.Sort(keys[i:n])
 		}
 		m := ataxx.Move(keys[i] & 0xFFFF)
 		idx := i + searched // the move's rank at this node
