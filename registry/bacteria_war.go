@@ -30,7 +30,7 @@ func init() {
 			Check: func(o games.EngineOptions) error { _, err := loadNNAB(o); return err }},
 	}
 	def.Fallback = "greedy"
-	// nnab (with pruning, net 000003) beat mcts (network 000002) 176-0-24 over 200 games at
+	// nnab (with pruning, net 000004) beat mcts (network 000002) 182-0-18 over 200 games at
 	// the judge's clock, both portable builds (README, "Bacteria War: the nnue evaluator"):
 	// it is the default; mcts stays as the reference.
 	def.DefaultEngine = "nnab"
