@@ -26,9 +26,10 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
-	// No network is shipped for this game yet: the agent's default is alphabeta, not an
-	// untrained mcts.
-	def.DefaultEngine = "alphabeta"
+	// mcts on the embedded network (models/catch-the-mouse/000001) beat alphabeta 62-0-38
+	// over 100 games at the judge's clock, roles alternating (README, "Catch The Mouse: the
+	// network"): it is the default; alphabeta stays as the baseline.
+	def.DefaultEngine = "mcts"
 	// No turn cap, but a bound on the game's length: every move the side to move may still
 	// make keeps engine.MinMoveCost of the clock in reserve, in mcts as in alphabeta.
 	def.CapLeft = func(p pos) int { return p.MouseStepsLeft() + 1 }
