@@ -18,7 +18,7 @@ import (
 
 // engineFlags are the flags that configure an engine; each engine lists those it reads and
 // refuses the others.
-var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "hash"}
+var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash"}
 
 // Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
 // bad engine setting such as an unreadable model).
@@ -37,6 +37,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	blendD := fs.Int("value-depth", 0, "mcts: depth of the alpha-beta search behind -value-blend (default: the game's)")
 	blendS := fs.Float64("value-scale", 0, "mcts: alpha-beta score mapped to value tanh(score/scale) (default: the game's)")
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells) is at most this (0: never; default: the game's)")
+	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
@@ -109,6 +110,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if set["endgame"] {
 		o.Endgame = *endgame
 	}
+	if set["prove"] {
+		o.ProverShare = *prove
+	}
 	if err := checkRanges(o); err != nil {
 		return fail("%v", err)
 	}
@@ -156,6 +160,8 @@ func checkRanges(o games.EngineOptions) error {
 		return fmt.Errorf("-value-scale %v: want > 0", o.BlendScale)
 	case o.CPuct < 0:
 		return fmt.Errorf("-cpuct %v: want >= 0", o.CPuct)
+	case o.ProverShare < 0 || o.ProverShare > 0.9:
+		return fmt.Errorf("-prove %v: want [0, 0.9]", o.ProverShare)
 	case o.Endgame < 0:
 		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
 	case o.Playouts < 0 || o.HashMB < 0:

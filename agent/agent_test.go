@@ -91,6 +91,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-nonesuch"}, "flag provided but not defined"},
 		{[]string{"-engine", "mcts", "-endgame", "-1"}, "-endgame"},
 		{[]string{"-engine", "mcts", "-value-blend", "2"}, "-value-blend"},
+		{[]string{"-game", "catch-the-mouse", "-engine", "mcts", "-prove", "1.5"}, "-prove"},
+		{[]string{"-game", "catch-the-mouse", "-engine", "alphabeta", "-prove", "0.3"}, "does not use -prove"},
+		{[]string{"-game", "bacteria-war", "-engine", "mcts", "-prove", "0.3"}, "does not use -prove"},
 		{[]string{"-game", "bacteria-war", "stray"}, "unexpected arguments"},
 		// The model traps: the agent refuses at start, naming the file, never falling back.
 		{[]string{"-engine", "mcts", "-model", garbage}, "garbage.model"},

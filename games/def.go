@@ -50,6 +50,9 @@ type Def[P Position[P, M], M Move] struct {
 	Finisher string
 	// Phase measures how far a game is from its end (Ataxx: empty cells).
 	Phase func(p P) int
+	// Prover builds the game's exact solver that "mcts" runs on EngineOptions.ProverShare of
+	// every move before searching (engine.Prover); nil: none.
+	Prover func() engine.Prover[P, M]
 	// Scorer builds a second opinion on leaf values for "mcts" (-value-blend): values per
 	// player of a search of the given depth, squashed to [-1, 1] with scale. Nil: no blend.
 	Scorer func(depth int, scale float64) func(p *P) Values
@@ -107,6 +110,9 @@ type EngineOptions struct {
 	BlendScale  float64
 	// Endgame: mcts hands the game to the Finisher once Phase <= Endgame (0: never).
 	Endgame int
+	// ProverShare: mcts gives the game's Prover this part of every move's time before the
+	// search (0: no prover).
+	ProverShare float64
 	// Playouts caps the playouts of every mcts move (0: the clock decides).
 	Playouts int
 	// HashMB sizes an alpha-beta engine's transposition table (0: its default).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -53,6 +54,7 @@ type Searcher[P Position[P, M], M comparable] struct {
 	paths   [][]int32 // the path (root first) of each batch slot
 	moveCap int       // the capacity of every slot's move and prior buffers
 
+	ban        []bool    // per root child: excluded from this search (empty: none)
 	noise      []float32 // root priors with noise mixed in; empty when noise is off
 	gamma      []float64
 	numPlayers int
@@ -118,6 +120,10 @@ type Result[M comparable] struct {
 	MaxDepth   int // the deepest leaf reached by this search, in plies below the root
 	ArenaFull  bool
 	Elapsed    time.Duration
+
+	// Proven: Move was not searched but proven to win by the engine's prover (no other
+	// field is set).
+	Proven bool
 }
 
 // ErrTerminal is returned by Search for a position that has no moves.
@@ -128,6 +134,14 @@ var ErrTerminal = errors.New("mcts: search from a terminal position")
 // by Hash, a position at most Config.ReuseDepth plies below it; otherwise the search starts
 // from a fresh tree. On an evaluator error the tree is dropped and the error returned.
 func (s *Searcher[P, M]) Search(root P, lim Limit) (Result[M], error) {
+	return s.SearchExcluding(root, lim, nil)
+}
+
+// SearchExcluding is Search with the root moves of exclude neither visited nor played (moves
+// a prover showed to lose). Moves of exclude that are not legal at the root are ignored; when
+// it would leave no move, it is ignored as a whole. Visits such moves have from the kept tree
+// stay in the statistics (Result.Visits, Value) but never make them Best or Move.
+func (s *Searcher[P, M]) SearchExcluding(root P, lim Limit, exclude []M) (Result[M], error) {
 	start := time.Now()
 	if root.Terminal() {
 		return Result[M]{}, ErrTerminal
@@ -144,11 +158,17 @@ func (s *Searcher[P, M]) Search(root P, lim Limit) (Result[M], error) {
 	s.noise = s.noise[:0]
 	noiseOn := s.cfg.NoiseFraction > 0
 
+	s.ban = s.ban[:0]
+	banSet := len(exclude) == 0
 	playouts, lastCheck, checkEvery, lastTime := 0, 0, 1, start
 	for {
 		if s.nodes[0].state == stateExpanded {
 			if noiseOn && len(s.noise) == 0 {
 				s.applyNoise()
+			}
+			if !banSet {
+				s.setBan(exclude)
+				banSet = true
 			}
 			if lim.Playouts > 0 && playouts >= lim.Playouts {
 				break
@@ -190,6 +210,7 @@ func (s *Searcher[P, M]) Search(root P, lim Limit) (Result[M], error) {
 		}
 	}
 	res := s.result(playouts)
+	s.ban = s.ban[:0]
 	res.Playouts = playouts
 	res.Reused = reused
 	res.Elapsed = time.Since(start)
@@ -420,13 +441,13 @@ func (s *Searcher[P, M]) descend(path []int32) ([]int32, P) {
 		if len(s.noise) > 0 {
 			noise = s.noise
 		}
-		idx = s.selectChild(0, s.cfg.FPUReductionRoot, noise)
+		idx = s.selectChild(0, s.cfg.FPUReductionRoot, noise, s.ban)
 		pos = pos.Apply(nodes[idx].move)
 		nodes[idx].virt++
 		path = append(path, idx)
 	}
 	for nodes[idx].state == stateExpanded {
-		idx = s.selectChild(idx, s.cfg.FPUReduction, nil)
+		idx = s.selectChild(idx, s.cfg.FPUReduction, nil, nil)
 		pos = pos.Apply(nodes[idx].move)
 		nodes[idx].virt++
 		path = append(path, idx)
@@ -435,8 +456,9 @@ func (s *Searcher[P, M]) descend(path []int32) ([]int32, P) {
 }
 
 // selectChild returns the child of idx with the highest PUCT score for the player to move at
-// idx. noise, when not nil, replaces the children's priors.
-func (s *Searcher[P, M]) selectChild(idx int32, fpuReduction float32, noise []float32) int32 {
+// idx. noise, when not nil, replaces the children's priors; children i with ban[i] (ban empty:
+// none) are skipped.
+func (s *Searcher[P, M]) selectChild(idx int32, fpuReduction float32, noise []float32, ban []bool) int32 {
 	nodes := s.nodes
 	nd := &nodes[idx]
 	first := nd.first
@@ -450,6 +472,9 @@ func (s *Searcher[P, M]) selectChild(idx int32, fpuReduction float32, noise []fl
 	var sumW float64
 	var sumN int32
 	for i := range children {
+		if len(ban) > 0 && ban[i] {
+			continue
+		}
 		c := &children[i]
 		p := c.prior
 		if noise != nil {
@@ -576,8 +601,11 @@ func (s *Searcher[P, M]) result(playouts int) Result[M] {
 		s.resVisits = append(s.resVisits, c.n)
 		total += int64(c.n)
 		sumW += c.w
+		if s.banned(i) {
+			continue
+		}
 		b := &children[best]
-		if c.n > b.n || (c.n == b.n && c.prior > b.prior) {
+		if s.banned(best) || c.n > b.n || (c.n == b.n && c.prior > b.prior) {
 			best = i
 		}
 	}
@@ -619,20 +647,25 @@ func (s *Searcher[P, M]) result(playouts int) Result[M] {
 // (computed as (visits/max)^(1/T), which cannot overflow).
 func (s *Searcher[P, M]) sample(children []node[M]) int {
 	inv := 1 / float64(s.cfg.Temperature)
-	best := 0
+	best := -1
 	for i := range children {
-		if children[i].n > children[best].n {
+		if !s.banned(i) && (best < 0 || children[i].n > children[best].n) {
 			best = i
 		}
 	}
 	top := float64(children[best].n)
+	if top == 0 {
+		return best
+	}
 	var total float64
 	for i := range children {
-		total += math.Pow(float64(children[i].n)/top, inv)
+		if !s.banned(i) {
+			total += math.Pow(float64(children[i].n)/top, inv)
+		}
 	}
 	x := s.rng.Float64() * total
 	for i := range children {
-		if children[i].n == 0 {
+		if children[i].n == 0 || s.banned(i) {
 			continue
 		}
 		x -= math.Pow(float64(children[i].n)/top, inv)
@@ -642,3 +675,25 @@ func (s *Searcher[P, M]) sample(children []node[M]) int {
 	}
 	return best
 }
+
+// setBan marks the root children whose moves are in exclude; with every child marked, or none,
+// nothing is.
+func (s *Searcher[P, M]) setBan(exclude []M) {
+	root := &s.nodes[0]
+	children := s.nodes[root.first : root.first+root.count]
+	s.ban = s.ban[:0]
+	n := 0
+	for i := range children {
+		b := slices.Contains(exclude, children[i].move)
+		if b {
+			n++
+		}
+		s.ban = append(s.ban, b)
+	}
+	if n == 0 || n == len(children) {
+		s.ban = s.ban[:0]
+	}
+}
+
+// banned reports whether root child i is excluded from this search.
+func (s *Searcher[P, M]) banned(i int) bool { return len(s.ban) > 0 && s.ban[i] }

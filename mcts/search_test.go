@@ -656,3 +656,86 @@ func TestZeroAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchExcluding: excluded root moves get no visit and are never Best or Move (nor drawn
+// by the temperature), whether the tree is fresh or kept; a list that would exclude every
+// move, or only moves that are not legal, changes nothing.
+func TestSearchExcluding(t *testing.T) {
+	pos := mustDiagram(t, midgame, ataxx.O)
+	visitsOf := func(res Result[amov], m amov) int32 {
+		i := slices.Index(res.Moves, m)
+		if i < 0 {
+			t.Fatalf("move %v not among the root moves", m)
+		}
+		return res.Visits[i]
+	}
+	s := New(DefaultConfig(), NewRollout[apos, amov](21, 0, materialValues))
+	res, err := s.Search(pos, Limit{Playouts: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := slices.Clone(res.Moves)
+	slices.SortFunc(top, func(a, b amov) int { return int(visitsOf(res, b) - visitsOf(res, a)) })
+	ban := top[:3] // the three most visited moves
+	before := make([]int32, len(ban))
+	for i, m := range ban {
+		before[i] = visitsOf(res, m)
+	}
+
+	// Kept tree: the banned moves keep their visits and get no more.
+	res, err = s.SearchExcluding(pos, Limit{Playouts: 1000}, ban)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ban {
+		if v := visitsOf(res, m); v != before[i] {
+			t.Errorf("kept tree: excluded %v went from %d to %d visits", m, before[i], v)
+		}
+	}
+	if slices.Contains(ban, res.Best) || slices.Contains(ban, res.Move) {
+		t.Errorf("kept tree: played an excluded move (best %v, move %v, excluded %v)", res.Best, res.Move, ban)
+	}
+	checkTree(t, s)
+
+	// Fresh tree, and a temperature that draws among the visited moves.
+	cfg := DefaultConfig()
+	cfg.Temperature = 1
+	for seed := uint64(1); seed <= 10; seed++ {
+		cfg.Seed = seed
+		f := New(cfg, NewRollout[apos, amov](seed, 0, materialValues))
+		res, err := f.SearchExcluding(pos, Limit{Playouts: 300}, ban)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ban {
+			if v := visitsOf(res, m); v != 0 {
+				t.Errorf("seed %d: excluded %v has %d visits in a fresh tree", seed, m, v)
+			}
+		}
+		if slices.Contains(ban, res.Best) || slices.Contains(ban, res.Move) {
+			t.Errorf("seed %d: played an excluded move (best %v, move %v)", seed, res.Best, res.Move)
+		}
+		// The ban lasts one search.
+		res, _ = f.Search(pos, Limit{Playouts: 300})
+		if visitsOf(res, ban[0])+visitsOf(res, ban[1])+visitsOf(res, ban[2]) == 0 {
+			t.Errorf("seed %d: the moves excluded from the last search got no visit in the next", seed)
+		}
+	}
+
+	// Every move excluded, or none of the listed moves legal: a plain search.
+	for name, ex := range map[string][]amov{"all": top, "illegal": {amov(0xFFFF)}} {
+		f := New(DefaultConfig(), NewRollout[apos, amov](3, 0, materialValues))
+		res, err := f.SearchExcluding(pos, Limit{Playouts: 300}, ex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Playouts != 300 || !slices.Contains(res.Moves, res.Best) || len(f.ban) != 0 {
+			t.Errorf("%s: %d playouts, best %v, ban %v", name, res.Playouts, res.Best, f.ban)
+		}
+		g := New(DefaultConfig(), NewRollout[apos, amov](3, 0, materialValues))
+		want, _ := g.Search(pos, Limit{Playouts: 300})
+		if !slices.Equal(want.Visits, res.Visits) {
+			t.Errorf("%s: visits differ from a plain search of the same seed", name)
+		}
+	}
+}

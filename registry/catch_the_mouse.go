@@ -5,6 +5,7 @@ import (
 	"colony/game/mouse"
 	"colony/game/mouse/alphabeta"
 	"colony/game/mouse/greedy"
+	"colony/game/mouse/solve"
 	"colony/games"
 )
 
@@ -30,8 +31,16 @@ func init() {
 	// over 100 games at the judge's clock, roles alternating (README, "Catch The Mouse: the
 	// network"): it is the default; alphabeta stays as the baseline.
 	def.DefaultEngine = "mcts"
+	// The prover of the alphabeta engine runs in front of mcts too: forced wins are played
+	// and proven losses left out of the search, on up to three tenths of each move once
+	// proofs are within reach (solve.ProveFrom mouse steps left).
+	def.Prover = func() engine.Prover[pos, move] { return solve.NewProver(proverMB, false) }
+	def.Defaults = games.EngineOptions{ProverShare: 0.3}
 	// No turn cap, but a bound on the game's length: every move the side to move may still
 	// make keeps engine.MinMoveCost of the clock in reserve, in mcts as in alphabeta.
 	def.CapLeft = func(p pos) int { return p.MouseStepsLeft() + 1 }
 	Register(def)
 }
+
+// proverMB is the table of the prover in front of mcts (as alphabeta's).
+const proverMB = 16

@@ -57,6 +57,9 @@ func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P
 	if def.Finisher != "" && def.Phase != nil {
 		mctsFlags = append(mctsFlags, "endgame")
 	}
+	if def.Prover != nil {
+		mctsFlags = append(mctsFlags, "prove")
+	}
 	g.engines["mcts"] = games.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
 		Flags: mctsFlags, New: g.newMCTS, Check: g.checkModel}
 	g.engines["mcts-rollout"] = games.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
@@ -288,9 +291,14 @@ func (g *game[P, M]) checkModel(o games.EngineOptions) error {
 }
 
 // searchOptions are the mcts engine options of the agent for this game.
-func (g *game[P, M]) searchOptions(o games.EngineOptions) mctsengine.Options[P] {
-	return mctsengine.Options[P]{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct), MaxPlayouts: o.Playouts,
+// The game's prover, when it has one and o.ProverShare > 0, runs in front of the search.
+func (g *game[P, M]) searchOptions(o games.EngineOptions) mctsengine.Options[P, M] {
+	so := mctsengine.Options[P, M]{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct), MaxPlayouts: o.Playouts,
 		MovesLeft: g.def.MovesLeftAt, CapLeft: g.def.CapLeftAt}
+	if g.def.Prover != nil && o.ProverShare > 0 {
+		so.Prover, so.ProverShare = g.def.Prover(), o.ProverShare
+	}
+	return so
 }
 
 // newMCTS builds "mcts": PUCT over the network of o.Model, or the embedded best model, with

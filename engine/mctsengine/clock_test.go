@@ -9,5 +9,5 @@ import (
 // TestShuffleToTheTurnCap: the clock split keeps enough for a game that shuffles pieces to
 // the 400-turn cap.
 func TestShuffleToTheTurnCap(t *testing.T) {
-	enginetest.ShuffleToTheTurnCap(t, newEngine(newRollout(7, 0), opts(Options[pos]{Seed: 7})))
+	enginetest.ShuffleToTheTurnCap(t, newEngine(newRollout(7, 0), opts(Options[pos, move]{Seed: 7})))
 }

@@ -15,7 +15,7 @@ import (
 const DefaultPlayouts = 1000
 
 // Options configures an Engine. Zero fields take the defaults.
-type Options[P any] struct {
+type Options[P, M any] struct {
 	// Playouts is the per-move budget when the limits set neither a clock, a move time nor
 	// nodes. Default DefaultPlayouts.
 	Playouts int
@@ -43,20 +43,29 @@ type Options[P any] struct {
 	// CapLeft is the number of moves the mover may still have to make before the game's turn
 	// cap: each holds engine.MinMoveCost of the clock back (nil: no cap).
 	CapLeft func(p P) int
+	// Prover, when set, gets ProverShare of every move's budget before the search: a forced
+	// win it finds is played at once, and the root moves it proves to lose are left out of
+	// the search.
+	Prover engine.Prover[P, M]
+	// ProverShare is the prover's part of a move's time (default 0.3); with a playout budget
+	// instead of a clock it gets ProverNodes nodes per playout (default 100).
+	ProverShare float64
+	ProverNodes int64
 }
 
 // Engine is the "mcts" engine. It satisfies engine.Engine[P, M]. It is not safe for
 // concurrent use.
 type Engine[P mcts.Position[P, M], M comparable] struct {
-	opts  Options[P]
+	opts  Options[P, M]
 	s     *mcts.Searcher[P, M]
 	moves []M
+	veto  []M
 	last  mcts.Result[M]
 	err   error
 }
 
 // New returns an engine searching with eval. It panics on an invalid search configuration.
-func New[P mcts.Position[P, M], M comparable](eval mcts.Evaluator[P, M], opts Options[P]) *Engine[P, M] {
+func New[P mcts.Position[P, M], M comparable](eval mcts.Evaluator[P, M], opts Options[P, M]) *Engine[P, M] {
 	cfg := mcts.DefaultConfig()
 	if opts.Search != nil {
 		cfg = *opts.Search
@@ -85,6 +94,12 @@ func New[P mcts.Position[P, M], M comparable](eval mcts.Evaluator[P, M], opts Op
 	if opts.CapLeft == nil {
 		opts.CapLeft = func(P) int { return 0 }
 	}
+	if opts.ProverShare <= 0 {
+		opts.ProverShare = 0.3
+	}
+	if opts.ProverNodes <= 0 {
+		opts.ProverNodes = 100
+	}
 	return &Engine[P, M]{opts: opts, s: mcts.New(cfg, eval)}
 }
 
@@ -100,10 +115,13 @@ func NewRollout[P mcts.Position[P, M], M comparable](seed uint64, maxPlies int, 
 // Name returns "mcts".
 func (e *Engine[P, M]) Name() string { return "mcts" }
 
-// NewGame drops the tree.
+// NewGame drops the tree (and the prover's table).
 func (e *Engine[P, M]) NewGame() {
 	e.s.Reset()
 	e.err = nil
+	if e.opts.Prover != nil {
+		e.opts.Prover.NewGame()
+	}
 }
 
 // BestMove searches p within lim and returns the most visited move (or one drawn by the
@@ -122,7 +140,26 @@ func (e *Engine[P, M]) BestMove(p P, lim engine.Limits) M {
 		e.last = mcts.Result[M]{Move: e.moves[0], Best: e.moves[0]}
 		return e.moves[0]
 	}
-	res, err := e.s.Search(p, e.limit(p, lim))
+	l := e.limit(p, lim)
+	e.veto = e.veto[:0]
+	if e.opts.Prover != nil {
+		start := time.Now()
+		var nodes int64
+		t := time.Duration(float64(l.Time) * e.opts.ProverShare)
+		if l.Time <= 0 {
+			nodes = int64(l.Playouts) * e.opts.ProverNodes
+		}
+		win, ok, veto, _ := e.opts.Prover.Prove(p, nodes, t, e.veto)
+		e.veto = veto
+		if ok {
+			e.last = mcts.Result[M]{Move: win, Best: win, Proven: true}
+			return win
+		}
+		if l.Time > 0 {
+			l.Time = max(l.Time-time.Since(start), time.Microsecond)
+		}
+	}
+	res, err := e.s.SearchExcluding(p, l, e.veto)
 	if err != nil {
 		e.err = err
 		return e.moves[0]

@@ -45,7 +45,7 @@ func TestBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		games = 4
 	}
-	eng := newEngine(newRollout(1, 0), opts(Options[pos]{Playouts: 200, Seed: 1}))
+	eng := newEngine(newRollout(1, 0), opts(Options[pos, move]{Playouts: 200, Seed: 1}))
 	rnd := randomMover{rand.New(rand.NewPCG(1, 2))}
 	wins, draws := 0, 0
 	for g := range games {
@@ -74,7 +74,7 @@ func TestBeatsRandom(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	eng := newEngine(newRollout(2, 0), opts(Options[pos]{Seed: 2}))
+	eng := newEngine(newRollout(2, 0), opts(Options[pos, move]{Seed: 2}))
 	p := ataxx.Start()
 
 	eng.BestMove(p, engine.Limits{Nodes: 77})
@@ -87,7 +87,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("no limits: %d playouts, want %d", r.Playouts, DefaultPlayouts)
 	}
 
-	capped := newEngine(newRollout(2, 0), opts(Options[pos]{MaxPlayouts: 30}))
+	capped := newEngine(newRollout(2, 0), opts(Options[pos, move]{MaxPlayouts: 30}))
 	capped.BestMove(p, engine.Limits{MoveTime: time.Second})
 	if r := capped.LastResult(); r.Playouts != 30 {
 		t.Errorf("MaxPlayouts 30 with a second to think: %d playouts", r.Playouts)
@@ -96,7 +96,7 @@ func TestLimits(t *testing.T) {
 	// Time limits win over the playout default: with Playouts 10 the searches below would
 	// end in well under a millisecond if they were playout-limited. The upper bounds are
 	// loose because the test machine may be loaded.
-	timed := newEngine(newRollout(2, 0), opts(Options[pos]{Playouts: 10}))
+	timed := newEngine(newRollout(2, 0), opts(Options[pos, move]{Playouts: 10}))
 	start := time.Now()
 	timed.BestMove(p, engine.Limits{MoveTime: 200 * time.Millisecond})
 	if d, r := time.Since(start), timed.LastResult(); r.Elapsed < 150*time.Millisecond || d > 3*time.Second {
@@ -125,7 +125,7 @@ func TestForcedMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := newEngine(newRollout(3, 0), opts(Options[pos]{}))
+	eng := newEngine(newRollout(3, 0), opts(Options[pos, move]{}))
 	if m := eng.BestMove(p, engine.Limits{MoveTime: time.Hour}); m != ataxx.Pass {
 		t.Fatalf("forced pass: played %v", m)
 	}
@@ -134,7 +134,7 @@ func TestForcedMove(t *testing.T) {
 // TestTreeReuse: after our move and the opponent's reply the next search starts from the
 // subtree the previous one grew.
 func TestTreeReuse(t *testing.T) {
-	eng := newEngine(newRollout(4, 0), opts(Options[pos]{Playouts: 2000, Seed: 4}))
+	eng := newEngine(newRollout(4, 0), opts(Options[pos, move]{Playouts: 2000, Seed: 4}))
 	p := ataxx.Start()
 	m := eng.BestMove(p, engine.Limits{})
 	p = p.Apply(m)
@@ -153,7 +153,7 @@ func TestClock(t *testing.T) {
 		t.Skip("plays a 2 x 1.5 s game")
 	}
 	const clock = 1500 * time.Millisecond
-	engs := [2]*Engine[pos, move]{newEngine(newRollout(5, 0), opts(Options[pos]{Seed: 5})), newEngine(newRollout(6, 0), opts(Options[pos]{Seed: 6}))}
+	engs := [2]*Engine[pos, move]{newEngine(newRollout(5, 0), opts(Options[pos, move]{Seed: 5})), newEngine(newRollout(6, 0), opts(Options[pos, move]{Seed: 6}))}
 	left := [2]time.Duration{clock, clock}
 	p := ataxx.Start()
 	for !p.Terminal() {

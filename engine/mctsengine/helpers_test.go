@@ -12,13 +12,13 @@ type (
 )
 
 // opts fills in what the engine needs to know about Bacteria War, as its registration does.
-func opts(o Options[pos]) Options[pos] {
+func opts(o Options[pos, move]) Options[pos, move] {
 	o.MovesLeft = pos.MovesLeft
 	o.CapLeft = pos.OwnTurnsLeft
 	return o
 }
 
-func newEngine(eval mcts.Evaluator[pos, move], o Options[pos]) *Engine[pos, move] {
+func newEngine(eval mcts.Evaluator[pos, move], o Options[pos, move]) *Engine[pos, move] {
 	return New[pos, move](eval, o)
 }
 

@@ -62,10 +62,9 @@ type Engine struct {
 	opts Options
 	h    *hooks
 	ab   *ab.Engine[mouse.Position, mouse.Move, *hooks]
-	pr   *solve.Solver // the prover, allocated on its first use
+	pr   *solve.Prover // the prover, allocated on its first use
 
-	veto  [mouse.MaxMoves]mouse.Move // root moves the prover showed to lose
-	nveto int
+	veto []mouse.Move // root moves the prover showed to lose
 }
 
 var _ engine.Engine[mouse.Position, mouse.Move] = (*Engine)(nil)
@@ -95,7 +94,7 @@ func (e *Engine) Name() string { return "alphabeta" }
 func (e *Engine) NewGame() {
 	e.ab.NewGame()
 	if e.pr != nil {
-		e.pr.Clear()
+		e.pr.NewGame()
 	}
 }
 
@@ -119,7 +118,7 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	start := time.Now()
 	// The game has no turn cap, but it cannot last longer than the mouse steps left.
 	soft, hard, depth, nodes := e.ab.Budget(lim, pos.MouseStepsLeft()+1, pos.MovesLeft())
-	e.nveto = 0
+	e.veto = e.veto[:0]
 	var proverNodes int64
 	if e.proverOn(&pos, soft, nodes) {
 		// The prover's share: a tenth of the move for a win of the side to move, up to
@@ -130,36 +129,25 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		if e.opts.exp&expBigShare != 0 {
 			pn, pt = nodes*5/10*proverSpeed, soft*5/10
 		}
-		m, d, n, ok := e.prove(pos, depth, pn/3, pt/3)
-		if ok {
-			e.ab.SetStats(d, winScore-int32(d), n)
-			return m
-		}
-		if e.opts.exp&expNoVeto == 0 {
-			var left time.Duration
-			if pt > 0 {
-				left = max(pt-time.Since(start), time.Millisecond)
-			}
-			n += e.vetoLosing(pos, max(pn-n, 1), left)
+		var r solve.Proof
+		r, e.veto = e.pr.ProveDepth(pos, depth, pn, pt, e.veto)
+		if r.Win {
+			e.ab.SetStats(r.Depth, winScore-int32(r.Depth), r.Nodes)
+			return r.Move
 		}
 		if nodes > 0 {
-			nodes = max(nodes-n/proverSpeed, 1)
+			nodes = max(nodes-r.Nodes/proverSpeed, 1)
 		}
-		proverNodes = n
+		proverNodes = r.Nodes
 	}
 	e.ready(&pos)
-	m := e.ab.Search(pos, start, soft, hard, depth, nodes, e.veto[:e.nveto])
+	m := e.ab.Search(pos, start, soft, hard, depth, nodes, e.veto)
 	if proverNodes > 0 {
 		d, v, n := e.ab.Stats()
 		e.ab.SetStats(d, v, n+proverNodes)
 	}
 	return m
 }
-
-// proveFrom is the most mouse steps left at which the prover runs: earlier, nothing is
-// provable within a move's budget (mousesolve -survey: the first proofs in games between
-// alphabeta engines come with about 40 steps left).
-const proveFrom = 50
 
 // proverSpeed is how many prover nodes cost the time of one search node.
 const proverSpeed = 4
@@ -168,95 +156,13 @@ const proverSpeed = 4
 // reach, and when the move has a time or node budget (a search bounded by depth alone, for
 // tests and analysis, runs no prover).
 func (e *Engine) proverOn(pos *mouse.Position, soft time.Duration, nodes int64) bool {
-	if e.opts.SolveMB < 0 || pos.Terminal() || pos.MouseStepsLeft() > proveFrom || soft <= 0 && nodes <= 0 {
+	if e.opts.SolveMB < 0 || !solve.Reaches(pos) || soft <= 0 && nodes <= 0 {
 		return false
 	}
 	if e.pr == nil {
-		e.pr = solve.New(e.opts.SolveMB)
+		e.pr = solve.NewProver(e.opts.SolveMB, e.opts.exp&expNoVeto != 0)
 	}
 	return true
-}
-
-// prove runs the prover on pos within the budget and returns a move that forces a win of the
-// side to move, the length of that win and the prover's nodes; ok is false without a proven
-// win.
-func (e *Engine) prove(pos mouse.Position, depth int, nodes int64, t time.Duration) (m mouse.Move, d int, n int64, ok bool) {
-	lim := solve.Limits{MeOnly: true, Nodes: max(nodes, 1), Time: t}
-	if nodes <= 0 {
-		lim.Nodes = 0
-	}
-	if depth > 0 {
-		lim.Depth = depth
-	}
-	r := e.pr.Solve(pos, lim)
-	if r.Winner == pos.ToMove() && r.Move != mouse.NoMove {
-		return r.Move, r.Depth, r.Nodes, true
-	}
-	return mouse.NoMove, 0, r.Nodes, false
-}
-
-// vetoLosing deepens proofs that the opponent wins after each move of pos, within the budget
-// (nodes, or time t; zero: none), and lists the moves proven to lose in e.veto, the root
-// search then leaves them out. When every move loses, those that lose latest stay allowed. It
-// returns the nodes spent.
-func (e *Engine) vetoLosing(pos mouse.Position, nodes int64, t time.Duration) int64 {
-	var deadline time.Time
-	if t > 0 {
-		deadline = time.Now().Add(t)
-	}
-	if nodes <= 0 {
-		nodes = 0
-	}
-	e.pr.SetLimits(nodes, deadline)
-	opp := 1 - pos.ToMove()
-	var buf [mouse.MaxMoves]mouse.Move
-	moves := pos.LegalMoves(buf[:0])
-	if len(moves) < 2 {
-		return 0
-	}
-	var lost [mouse.MaxMoves]int // the depth at which a move was proven lost, 0: not
-	nlost := 0
-	maxD := 2*pos.MouseStepsLeft() + 1
-	for d := 1; d <= maxD && nlost < len(moves); d++ {
-		newly := 0
-		for i, m := range moves {
-			if lost[i] != 0 {
-				continue
-			}
-			c := pos.Apply(m)
-			var w, ok bool
-			if c.Terminal() {
-				w, ok = c.Winner() == opp, true
-			} else {
-				w, ok = e.pr.Wins(c, opp, d-1)
-			}
-			if !ok {
-				d = maxD // the budget ran out
-				break
-			}
-			if w {
-				lost[i] = d
-				nlost++
-				newly++
-			}
-		}
-		if nlost == len(moves) {
-			// Every move loses: keep those that lose latest.
-			for i := range moves {
-				if lost[i] == d {
-					lost[i] = 0
-				}
-			}
-			break
-		}
-	}
-	for i, m := range moves {
-		if lost[i] != 0 {
-			e.veto[e.nveto] = m
-			e.nveto++
-		}
-	}
-	return e.pr.Nodes()
 }
 
 // Score returns the value of pos for the side to move (hundredths of a mouse; proven results

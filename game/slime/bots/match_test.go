@@ -106,7 +106,7 @@ func TestExperiment(t *testing.T) {
 		case "mcts-rollout":
 			entries[i] = func() eng {
 				eval := mctsengine.NewRollout[slime.Position, slime.Move](seed, 0, slime.Position.Shares)
-				return mctsengine.New(eval, mctsengine.Options[slime.Position]{Seed: seed, BatchSize: 1})
+				return mctsengine.New(eval, mctsengine.Options[slime.Position, slime.Move]{Seed: seed, BatchSize: 1})
 			}
 		case "mcts": // PUCT on the embedded network (SLIME_MODEL: another model file; SLIME_PLAYOUTS caps each move)
 			m, _, err := models.Load(slime.Info, os.Getenv("SLIME_MODEL"))
@@ -120,7 +120,7 @@ func TestExperiment(t *testing.T) {
 				}
 				eval := nn.NewEvaluator[slime.Position, slime.Move](net)
 				limit, _ := strconv.Atoi(os.Getenv("SLIME_PLAYOUTS"))
-				return mctsengine.New(eval, mctsengine.Options[slime.Position]{Seed: seed, BatchSize: 8, MaxPlayouts: limit})
+				return mctsengine.New(eval, mctsengine.Options[slime.Position, slime.Move]{Seed: seed, BatchSize: 8, MaxPlayouts: limit})
 			}
 		case "paranoid", "bestreply":
 			br := name == "bestreply"
