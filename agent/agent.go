@@ -36,7 +36,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	blendW := fs.Float64("value-blend", 0, "mcts: weight of the game's alpha-beta value blended into the network's (0: network only)")
 	blendD := fs.Int("value-depth", 0, "mcts: depth of the alpha-beta search behind -value-blend (default: the game's)")
 	blendS := fs.Float64("value-scale", 0, "mcts: alpha-beta score mapped to value tanh(score/scale) (default: the game's)")
-	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells) is at most this (0: never; default: the game's)")
+	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells; Catch The Mouse: mouse steps left) is at most this (0: never; default: the game's)")
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")

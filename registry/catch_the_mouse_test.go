@@ -26,7 +26,7 @@ func TestMouseMCTSProves(t *testing.T) {
 	}
 	for _, share := range []float64{g.Defaults().ProverShare, 0} {
 		o := g.Defaults()
-		o.Seed, o.ProverShare = 3, share
+		o.Seed, o.ProverShare, o.Endgame = 3, share, 0 // mcts itself, not the handoff
 		e, err := g.build(g.DefaultEngine(), o)
 		if err != nil {
 			t.Fatal(err)
@@ -46,5 +46,38 @@ func TestMouseMCTSProves(t *testing.T) {
 	}
 	if g.Defaults().ProverShare <= 0 {
 		t.Error("the prover is off by default")
+	}
+}
+
+// TestMouseDefaultHandoff: the default engine plays mcts until Endgame (45) mouse steps are
+// left, then alphabeta.
+func TestMouseDefaultHandoff(t *testing.T) {
+	gi, err := Lookup("catch-the-mouse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gi.(*game[mouse.Position, mouse.Move])
+	o := g.Defaults()
+	if o.Endgame != 45 {
+		t.Fatalf("default -endgame %d, want 45", o.Endgame)
+	}
+	e, err := g.build(g.DefaultEngine(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := e.(*engine.Handoff[mouse.Position, mouse.Move])
+	if !ok {
+		t.Fatalf("default engine %T, want an engine.Handoff", e)
+	}
+	if h.Finish.Name() != "alphabeta" || h.Early.Name() != "mcts" {
+		t.Fatalf("handoff %s -> %s, want mcts -> alphabeta", h.Early.Name(), h.Finish.Name())
+	}
+	p := mouse.Start()
+	var buf [mouse.MaxMoves]mouse.Move
+	for !p.Terminal() && p.MouseStepsLeft() > 40 {
+		if got, want := h.Late(p), p.MouseStepsLeft() <= 45; got != want {
+			t.Fatalf("%d steps left: late %v, want %v", p.MouseStepsLeft(), got, want)
+		}
+		p = p.Apply(p.LegalMoves(buf[:0])[0])
 	}
 }
