@@ -49,25 +49,31 @@ func TestMouseMCTSProves(t *testing.T) {
 	}
 }
 
-// TestMouseDefaultHandoff: the default engine plays mcts until Endgame (45) mouse steps are
-// left, then alphabeta.
-func TestMouseDefaultHandoff(t *testing.T) {
+// TestMouseHandoff: with -endgame 45 the engine plays mcts until 45 mouse steps are left,
+// then alphabeta; by default there is no handoff.
+func TestMouseHandoff(t *testing.T) {
 	gi, err := Lookup("catch-the-mouse")
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := gi.(*game[mouse.Position, mouse.Move])
 	o := g.Defaults()
-	if o.Endgame != 45 {
-		t.Fatalf("default -endgame %d, want 45", o.Endgame)
+	if o.Endgame != 0 {
+		t.Fatalf("default -endgame %d, want 0 (off)", o.Endgame)
 	}
+	if e, err := g.build(g.DefaultEngine(), o); err != nil || e.Name() != "mcts" {
+		t.Fatalf("default engine: %v, %v", e, err)
+	} else if _, ok := e.(*engine.Handoff[mouse.Position, mouse.Move]); ok {
+		t.Fatal("the default engine hands off")
+	}
+	o.Endgame = 45
 	e, err := g.build(g.DefaultEngine(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h, ok := e.(*engine.Handoff[mouse.Position, mouse.Move])
 	if !ok {
-		t.Fatalf("default engine %T, want an engine.Handoff", e)
+		t.Fatalf("-endgame 45: engine %T, want an engine.Handoff", e)
 	}
 	if h.Finish.Name() != "alphabeta" || h.Early.Name() != "mcts" {
 		t.Fatalf("handoff %s -> %s, want mcts -> alphabeta", h.Early.Name(), h.Finish.Name())
