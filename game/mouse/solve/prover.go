@@ -34,9 +34,8 @@ func (p *Prover) NewGame() {
 	}
 }
 
-// Prove implements engine.Prover. Positions with more than ProveFrom mouse steps left are
-// declined. depth, when positive, bounds the win search's depth (the engine's own depth
-// limit); it is Prove's only difference from ProveDepth(0, ...).
+// Prove implements engine.Prover: ProveDepth with no depth bound. Positions with more than
+// ProveFrom mouse steps left are declined.
 func (p *Prover) Prove(pos mouse.Position, nodes int64, t time.Duration, veto []mouse.Move) (mouse.Move, bool, []mouse.Move, int64) {
 	r, veto := p.ProveDepth(pos, 0, nodes, t, veto)
 	return r.Move, r.Win, veto, r.Nodes
@@ -55,8 +54,8 @@ func Reaches(pos *mouse.Position) bool {
 	return !pos.Terminal() && pos.MouseStepsLeft() <= ProveFrom
 }
 
-// ProveDepth is Prove with the win search bounded to depth plies (0: none), and the length
-// of the win found.
+// ProveDepth is Prove with the win search bounded to depth plies (0: none; alphabeta passes
+// its own depth limit), and the length of the win found.
 func (p *Prover) ProveDepth(pos mouse.Position, depth int, nodes int64, t time.Duration, veto []mouse.Move) (Proof, []mouse.Move) {
 	if !Reaches(&pos) || nodes <= 0 && t <= 0 {
 		return Proof{Move: mouse.NoMove}, veto
