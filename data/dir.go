@@ -151,7 +151,7 @@ func (w *Writer) Add(ex Example) error {
 	w.inputs = append(w.inputs, ex.Input...)
 	w.polStart = append(w.polStart, len(w.policy))
 	w.policy = append(w.policy, ex.Policy...)
-	w.exs = append(w.exs, Example{Values: ex.Values, GameID: ex.GameID, Ply: ex.Ply})
+	w.exs = append(w.exs, Example{Values: ex.Values, Scores: ex.Scores, GameID: ex.GameID, Ply: ex.Ply})
 	if len(w.exs) >= w.perShard {
 		return w.Flush()
 	}

@@ -19,7 +19,9 @@ import (
 // Format constants.
 const (
 	Magic         = "COLSHARD"
-	FormatVersion = 1
+	FormatVersion = 2 // version 1 (no score flag, no scores) is still read
+	// flagScores, in the header's flags word: every record carries Scores after Values.
+	flagScores = 1
 	// ShardExt is the extension of finished shard files; readers ignore every other name.
 	ShardExt = ".shard"
 
@@ -64,6 +66,10 @@ type Example struct {
 	GameID uint64
 	// Ply is the number of moves played before this position in its game.
 	Ply int
+	// Scores is the search's own score of the position, squashed to [-1, 1], per absolute
+	// seat like Values; it is stored only in shards whose Meta.Scored is set (format version
+	// 2). A trainer blends it with the outcome in Values.
+	Scores [4]float32
 }
 
 // Meta describes a shard. Game, EncoderVersion, InputSize, PolicySize and PlaneSize are
@@ -89,6 +95,8 @@ type Meta struct {
 	Games       int    `json:"games"`                  // distinct GameIDs; WriteShard sets it
 	GitRevision string `json:"git_revision,omitempty"`
 	CreatedUnix int64  `json:"created_unix,omitempty"` // seconds since 1970, set by the caller
+	// Scored says that every example carries Scores (a header flag, not JSON).
+	Scored bool `json:"-"`
 	// Extra holds anything else (search settings, temperatures, hostnames...).
 	Extra map[string]string `json:"extra,omitempty"`
 }
@@ -144,11 +152,16 @@ func checkExample(m *Meta, ex *Example) error {
 }
 
 // appendRecord appends the uncompressed record of ex.
-func appendRecord(dst []byte, ex *Example, planeSize int) []byte {
+func appendRecord(dst []byte, ex *Example, planeSize int, scored bool) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, ex.GameID)
 	dst = binary.AppendUvarint(dst, uint64(ex.Ply))
 	for _, v := range ex.Values {
 		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(v))
+	}
+	if scored {
+		for _, v := range ex.Scores {
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(v))
+		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(ex.Policy)))
 	for _, e := range ex.Policy {
@@ -172,7 +185,7 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 			return nil, fmt.Errorf("data: example %d: %w", i, err)
 		}
 		games[examples[i].GameID] = struct{}{}
-		raw = appendRecord(raw, &examples[i], meta.planeSize())
+		raw = appendRecord(raw, &examples[i], meta.planeSize(), meta.Scored)
 	}
 	if len(raw) > maxPayload {
 		return nil, fmt.Errorf("data: %d examples take %d bytes, over the %d-byte shard limit", len(examples), len(raw), maxPayload)
@@ -190,7 +203,11 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 	var hdr []byte
 	hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(meta.Game)))
 	hdr = append(hdr, meta.Game...)
-	for _, v := range []int{meta.EncoderVersion, meta.InputSize, meta.PolicySize, meta.PlaneSize, 0} {
+	flags := 0
+	if meta.Scored {
+		flags |= flagScores
+	}
+	for _, v := range []int{meta.EncoderVersion, meta.InputSize, meta.PolicySize, meta.PlaneSize, flags} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(v))
 	}
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(examples)))
@@ -282,6 +299,7 @@ type shardContent struct {
 	policy  []PolicyEntry
 	polOff  []int32 // example i's policy is policy[polOff[i]:polOff[i+1]]
 	values  [][4]float32
+	scores  [][4]float32 // nil unless meta.Scored
 	gameIDs []uint64
 	plies   []int32
 }
@@ -309,8 +327,9 @@ func decodeShard(buf []byte, want *Expect) (*shardContent, error) {
 		}
 		return nil, corrupt("SHA-256 checksum mismatch")
 	}
-	if v := binary.LittleEndian.Uint32(buf[8:]); v != FormatVersion {
-		return nil, fmt.Errorf("%w: format version %d, this reader knows %d", ErrMismatch, v, FormatVersion)
+	version := binary.LittleEndian.Uint32(buf[8:])
+	if version < 1 || version > FormatVersion {
+		return nil, fmt.Errorf("%w: format version %d, this reader knows 1..%d", ErrMismatch, version, FormatVersion)
 	}
 	hlen := int(binary.LittleEndian.Uint32(buf[12:]))
 	if hlen > len(body)-prefixLen {
@@ -335,9 +354,10 @@ func decodeShard(buf []byte, want *Expect) (*shardContent, error) {
 	if len(r.b) != 0 {
 		return nil, corrupt("header has %d unexpected trailing bytes", len(r.b))
 	}
-	if flags != 0 {
-		return nil, fmt.Errorf("%w: unknown header flags %#x", ErrMismatch, flags)
+	if known := map[uint32]uint32{1: 0, 2: flagScores}[version]; flags&^known != 0 {
+		return nil, fmt.Errorf("%w: unknown header flags %#x in a version %d shard", ErrMismatch, flags, version)
 	}
+	m.Scored = flags&flagScores != 0
 	if err := m.checkShape(); err != nil {
 		return nil, corrupt("header: %v", err)
 	}
@@ -419,6 +439,12 @@ func parseRecords(raw []byte, m *Meta) (*shardContent, error) {
 			v[j] = math.Float32frombits(r.u32())
 		}
 		s.values = append(s.values, v)
+		if m.Scored {
+			for j := range v {
+				v[j] = math.Float32frombits(r.u32())
+			}
+			s.scores = append(s.scores, v)
+		}
 		np := r.uvarint()
 		if r.err == nil && (np == 0 || np > uint64(m.PolicySize)) {
 			return nil, corrupt("example %d: %d policy entries, want 1..%d", i, np, m.PolicySize)
@@ -461,6 +487,10 @@ func (s *shardContent) example(i int, ex *Example) {
 	unpackInput(s.packed[s.inOff[i]:s.inOff[i+1]], ex.Input, s.meta.planeSize())
 	ex.Policy = append(ex.Policy[:0], s.policy[s.polOff[i]:s.polOff[i+1]]...)
 	ex.Values = s.values[i]
+	ex.Scores = [4]float32{}
+	if s.scores != nil {
+		ex.Scores = s.scores[i]
+	}
 	ex.GameID = s.gameIDs[i]
 	ex.Ply = int(s.plies[i])
 }
@@ -475,6 +505,9 @@ func (s *shardContent) examples() []Example {
 		out[i].Policy = pol // shares the decoded array; each example owns a disjoint part
 		unpackInput(s.packed[s.inOff[i]:s.inOff[i+1]], out[i].Input, s.meta.planeSize())
 		out[i].Values = s.values[i]
+		if s.scores != nil {
+			out[i].Scores = s.scores[i]
+		}
 		out[i].GameID = s.gameIDs[i]
 		out[i].Ply = int(s.plies[i])
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -197,8 +198,66 @@ func TestMismatchRefused(t *testing.T) {
 	future := bytes.Clone(buf)
 	binary.LittleEndian.PutUint32(future[8:], FormatVersion+1)
 	_, err := decodeShard(reseal(future), &Expect{})
-	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "format version 2") {
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), fmt.Sprintf("format version %d", FormatVersion+1)) {
 		t.Errorf("future version: err = %v", err)
+	}
+}
+
+// A scored shard keeps every example's Scores; an unscored one reads them as zero; a version
+// 1 shard (no flags, no scores) is still read; the score flag in a version 1 shard is refused.
+func TestScoresRoundTrip(t *testing.T) {
+	exs := genAtaxx(11, 40)
+	for i := range exs {
+		exs[i].Scores = [4]float32{float32(i) / 50, -float32(i) / 50}
+	}
+	meta := testMeta()
+	meta.Scored = true
+	buf, err := EncodeShard(meta, exs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := decodeShard(buf, &Expect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.meta.Scored {
+		t.Fatal("scored flag lost")
+	}
+	got := s.examples()
+	for i := range exs {
+		if got[i].Scores != exs[i].Scores || got[i].Values != exs[i].Values {
+			t.Fatalf("example %d: scores %v values %v, want %v %v", i, got[i].Scores, got[i].Values, exs[i].Scores, exs[i].Values)
+		}
+	}
+	var one Example
+	s.example(7, &one)
+	if one.Scores != exs[7].Scores {
+		t.Fatalf("example(7) scores %v, want %v", one.Scores, exs[7].Scores)
+	}
+	meta.Scored = false
+	plain, err := EncodeShard(meta, exs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) >= len(buf) {
+		t.Errorf("unscored shard (%d bytes) not smaller than the scored one (%d)", len(plain), len(buf))
+	}
+	s, err = decodeShard(plain, &Expect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.meta.Scored || s.examples()[7].Scores != ([4]float32{}) {
+		t.Fatal("unscored shard read with scores")
+	}
+	v1 := bytes.Clone(plain)
+	binary.LittleEndian.PutUint32(v1[8:], 1)
+	if _, err := decodeShard(reseal(v1), &Expect{}); err != nil {
+		t.Errorf("version 1 shard refused: %v", err)
+	}
+	v1s := bytes.Clone(buf)
+	binary.LittleEndian.PutUint32(v1s[8:], 1)
+	if _, err := decodeShard(reseal(v1s), &Expect{}); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "flags") {
+		t.Errorf("score flag in a version 1 shard: err = %v", err)
 	}
 }
 

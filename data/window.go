@@ -183,6 +183,7 @@ func (w *Window) Sample(rng *rand.Rand, n int, dst []Example) ([]Example, error)
 			ex.Policy[j].Index = int32(w.aug.TransformPolicyIndex(k, int(ex.Policy[j].Index)))
 		}
 		permuteSeats(w.aug, k, &ex.Values)
+		permuteSeats(w.aug, k, &ex.Scores)
 	}
 	return dst, nil
 }

@@ -9,7 +9,8 @@ type Limits struct {
 	MyTime, OppTime time.Duration // remaining whole-game clocks
 	MyInc, OppInc   time.Duration // increments per move (UAI only; the judge has none)
 	MoveTime        time.Duration // exact time for this move
-	Nodes           int64         // node/playout budget
+	Nodes           int64         // node/playout budget (hard: the search stops there)
+	SoftNodes       int64         // no new iteration once this many nodes are spent (engines that deepen; 0: none)
 	Depth           int           // depth budget
 }
 

@@ -19,8 +19,23 @@ type BootstrapConfig struct {
 	Games       int           // stop after this many games (0: run for Duration)
 	Duration    time.Duration // stop starting games after this long
 	RandomPlies int           // plies at the start of each game played uniformly at random (default 4)
-	Epsilon     float64       // later, the chance of a random (unrecorded) move (default 0.05)
-	Limits      engine.Limits // the engine's limit per move (default depth 3)
+	// RandomPliesMax > RandomPlies draws each game's number of random plies uniformly from
+	// RandomPlies..RandomPliesMax.
+	RandomPliesMax int
+	Epsilon        float64       // later, the chance of a random (unrecorded) move (default 0.05; negative: none)
+	Limits         engine.Limits // the engine's limit per move (default depth 3)
+	// OpeningMaxScore > 0 discards a game whose first searched position, after the random
+	// opening, scores beyond ±OpeningMaxScore (already decided): a new opening is drawn. It
+	// needs a Scorer.
+	OpeningMaxScore int32
+	// AdjudicateScore > 0 ends a game once AdjudicatePlies (default 4) searches in a row score
+	// at or beyond ±AdjudicateScore for the same player, who is then the winner. It needs a
+	// two-player game and a Scorer.
+	AdjudicateScore int32
+	AdjudicatePlies int
+	// RecordScores keeps the outcome in Values and the squashed search score in Scores
+	// (shards with Meta.Scored), so the trainer chooses the blend; ScoreWeight must be 0.
+	RecordScores bool
 	// ScoreWeight mixes the engine's own search score into the value targets:
 	// value = (1-w)·outcome + w·tanh(score/ScoreScale), per recorded position (0: outcome only).
 	// It needs a two-player game and an engine that is a Scorer.
@@ -51,6 +66,14 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 	if bc.Epsilon == 0 {
 		bc.Epsilon = 0.05
 	}
+	if bc.AdjudicatePlies <= 0 {
+		bc.AdjudicatePlies = 4
+	}
+	scored := bc.ScoreWeight > 0 || bc.RecordScores || bc.OpeningMaxScore > 0 || bc.AdjudicateScore > 0
+	if bc.RecordScores && bc.ScoreWeight > 0 {
+		return Stats{}, fmt.Errorf("selfplay: record scores or mix them into the values (score weight %v), not both", bc.ScoreWeight)
+	}
+	cfg.Meta.Scored = bc.RecordScores
 	if bc.Limits.Infinite() {
 		bc.Limits.Depth = 3
 	}
@@ -60,7 +83,7 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 	if bc.ScoreWeight < 0 || bc.ScoreWeight > 1 || bc.ScoreScale < 0 {
 		return Stats{}, fmt.Errorf("selfplay: score weight %v (want 0..1), scale %v", bc.ScoreWeight, bc.ScoreScale)
 	}
-	if bc.ScoreWeight > 0 && game.Info.Players() != 2 {
+	if scored && game.Info.Players() != 2 {
 		return Stats{}, fmt.Errorf("selfplay: score targets need a two-player game, %s has %d players", game.Info.Name, game.Info.Players())
 	}
 	r, ctx := newRun(ctx, &cfg)
@@ -72,15 +95,16 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 		}
 		r.sinks = append(r.sinks, sk)
 		eng := newEngine(GameSeed(cfg.Seed, w, 1<<39))
-		if _, ok := eng.(Scorer); bc.ScoreWeight > 0 && !ok {
-			r.fail(fmt.Errorf("selfplay: engine %s reports no scores for -score-weight", eng.Name()))
+		if _, ok := eng.(Scorer); scored && !ok {
+			r.fail(fmt.Errorf("selfplay: engine %s reports no search scores (needed for score targets, the opening filter and adjudication)", eng.Name()))
 			break
 		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
 			for idx := uint64(0); r.claim(ctx); idx++ {
-				exs, values, moves := playEngine(game, &bc, eng, w, idx)
+				exs, values, moves, discarded := playEngine(game, &bc, eng, w, idx)
+				r.discarded.Add(int64(discarded))
 				if !r.record(sk, exs, values, game.Info, moves) {
 					return
 				}
@@ -91,47 +115,108 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 }
 
 func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine.Engine[P, M], worker int,
-	idx uint64) ([]data.Example, mcts.Values, int) {
+	idx uint64) (exs []data.Example, values mcts.Values, moves, discarded int) {
 	rng := mcts.NewRand(GameSeed(bc.Seed, worker, idx))
+	for {
+		var ok bool
+		exs, values, moves, ok = playEngineOnce(game, bc, eng, worker, idx, &rng)
+		if ok || discarded >= maxDiscards {
+			return exs, values, moves, discarded
+		}
+		discarded++
+	}
+}
+
+// maxDiscards bounds the openings a game may throw away as decided (after that, the next
+// one is played whatever its score).
+const maxDiscards = 16
+
+// playEngineOnce plays one game; ok is false when the opening was decided and the game was
+// dropped.
+func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine.Engine[P, M], worker int,
+	idx uint64, rng *mcts.Rand) (exs []data.Example, values mcts.Values, moves int, ok bool) {
 	eng.NewGame()
 	pos := game.Start()
-	var exs []data.Example // with ScoreWeight, Values holds tanh(score/scale) per player until the end
+	randomPlies := bc.RandomPlies
+	if bc.RandomPliesMax > randomPlies {
+		randomPlies += rng.IntN(bc.RandomPliesMax - randomPlies + 1)
+	}
+	// With ScoreWeight, Values holds tanh(score/scale) per player until the end; with
+	// RecordScores, Scores holds it.
 	var buf []M
-	moves := 0
+	searched := 0
+	streak, streakWinner := 0, -1
 	for !pos.Terminal() {
 		if game.Adjudicate != nil {
-			if v, ok := game.Adjudicate(pos); ok {
+			if v, done := game.Adjudicate(pos); done {
 				setValues(exs, v, bc.ScoreWeight)
-				return exs, v, moves
+				return exs, v, moves, true
 			}
 		}
 		buf = pos.LegalMoves(buf[:0])
 		var m M
-		if moves < bc.RandomPlies || rng.Float64() < bc.Epsilon || len(buf) == 1 {
+		if moves < randomPlies || (bc.Epsilon > 0 && rng.Float64() < bc.Epsilon) || len(buf) == 1 {
 			m = buf[rng.IntN(len(buf))]
 		} else {
 			m = eng.BestMove(pos, bc.Limits)
+			var score int32
+			if sc, isScorer := eng.(Scorer); isScorer {
+				_, score, _ = sc.Stats()
+			}
+			searched++
+			if searched == 1 && bc.OpeningMaxScore > 0 && (score > bc.OpeningMaxScore || score < -bc.OpeningMaxScore) {
+				return nil, values, moves, false
+			}
 			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves,
 				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}}}
 			pos.Encode(ex.Input)
-			if bc.ScoreWeight > 0 {
-				_, score, _ := eng.(Scorer).Stats()
+			stm := pos.ToMove()
+			if bc.ScoreWeight > 0 || bc.RecordScores {
 				t := float32(math.Tanh(float64(score) / bc.ScoreScale))
-				ex.Values[pos.ToMove()], ex.Values[1-pos.ToMove()] = t, -t
+				dst := &ex.Values
+				if bc.RecordScores {
+					dst = &ex.Scores
+				}
+				dst[stm], dst[1-stm] = t, -t
 			}
 			exs = append(exs, ex)
+			if bc.AdjudicateScore > 0 {
+				winner := -1
+				if score >= bc.AdjudicateScore {
+					winner = stm
+				} else if score <= -bc.AdjudicateScore {
+					winner = 1 - stm
+				}
+				if winner >= 0 && winner == streakWinner {
+					streak++
+				} else {
+					streak, streakWinner = 1, winner
+				}
+				if winner >= 0 && streak >= bc.AdjudicatePlies {
+					var v mcts.Values
+					v[winner], v[1-winner] = 1, -1
+					setValues(exs, v, bc.ScoreWeight)
+					return exs, v, moves + 1, true
+				}
+			}
 		}
 		pos = pos.Apply(m)
 		moves++
 	}
-	values := pos.Values()
+	values = pos.Values()
 	setValues(exs, values, bc.ScoreWeight)
-	return exs, values, moves
+	return exs, values, moves, true
 }
 
 // setValues writes the value targets: the outcome, mixed at weight w > 0 with the squashed
 // search scores the examples' Values hold.
 func setValues(exs []data.Example, outcome mcts.Values, w float64) {
+	if w == 0 {
+		for i := range exs {
+			exs[i].Values = outcome
+		}
+		return
+	}
 	for i := range exs {
 		v := &exs[i].Values
 		for p := range outcome {

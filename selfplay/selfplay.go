@@ -117,6 +117,8 @@ type Stats struct {
 	ValueSum [mcts.MaxPlayers]float64
 	Elapsed  time.Duration
 	Shards   []string
+	// Discarded counts the openings a bootstrap run threw away as already decided.
+	Discarded int
 }
 
 // GameSeed derives the seed of one game from the run seed, the worker and the game index.
@@ -136,11 +138,12 @@ func mix(a, b uint64) uint64 {
 
 // run is the state shared by a run's goroutines.
 type run struct {
-	cfg     *Config
-	start   time.Time
-	claimed atomic.Int64
-	mu      sync.Mutex
-	stats   Stats
+	cfg       *Config
+	start     time.Time
+	claimed   atomic.Int64
+	discarded atomic.Int64
+	mu        sync.Mutex
+	stats     Stats
 
 	wg       sync.WaitGroup
 	cancel   context.CancelFunc
@@ -349,6 +352,7 @@ func (r *run) close() (Stats, error) {
 		r.stats.Shards = append(r.stats.Shards, sk.w.Paths()...)
 	}
 	r.stats.Elapsed = time.Since(r.start)
+	r.stats.Discarded = int(r.discarded.Load())
 	return r.stats, r.firstErr
 }
 

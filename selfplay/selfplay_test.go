@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -352,5 +354,101 @@ func TestFinishedScored(t *testing.T) {
 		if s.ValueSum != [mcts.MaxPlayers]float64{-1, -0.75, -1.25, -1} || s.Games != 2 || s.Moves != 20 || s.Positions != 6 {
 			t.Errorf("scored %v: value sums %v, games %d moves %d positions %d", scored, s.ValueSum, s.Games, s.Moves, s.Positions)
 		}
+	}
+}
+
+// byPieces reports, after greedy's move, a score of 100 per piece of lead for the side to
+// move (a stand-in for a real search's score).
+type byPieces struct {
+	engine.Engine[ataxx.Position, ataxx.Move]
+	last int32
+}
+
+func (b *byPieces) BestMove(p ataxx.Position, lim engine.Limits) ataxx.Move {
+	side := p.ToMove()
+	b.last = 100 * int32(bits.OnesCount64(p.Pieces(side))-bits.OnesCount64(p.Pieces(side^1)))
+	return b.Engine.BestMove(p, lim)
+}
+func (b *byPieces) Stats() (int, int32, int64) { return 1, b.last, 0 }
+
+// The data generator's switches: scores stored apart from outcomes, random openings of a
+// drawn length, decided openings dropped, games adjudicated on a decisive score.
+func TestBootstrapScoresAdjudication(t *testing.T) {
+	game := Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}
+	newEng := func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return &byPieces{Engine: greedy.New(seed)} }
+	const scale, adj, plies, openMax = 300, 400, 3, 200
+	dir := t.TempDir()
+	bc := BootstrapConfig{Workers: 2, Games: 12, Seed: 7, RandomPlies: 6, RandomPliesMax: 9, Epsilon: -1, ScoreScale: scale,
+		RecordScores: true, AdjudicateScore: adj, AdjudicatePlies: plies, OpeningMaxScore: openMax}
+	st, err := RunBootstrap(context.Background(), game, bc, dir, newEng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Discarded == 0 {
+		t.Error("no opening was dropped at ±200 after 6-9 random plies")
+	}
+	exs := readAll(t, dir)
+	if len(exs) != st.Positions || st.Games != 12 {
+		t.Fatalf("%d examples, %d positions, %d games", len(exs), st.Positions, st.Games)
+	}
+	byGame := map[uint64][]data.Example{}
+	for _, ex := range exs {
+		byGame[ex.GameID] = append(byGame[ex.GameID], ex)
+	}
+	adjudicated := 0
+	for id, g := range byGame {
+		sort.Slice(g, func(i, j int) bool { return g[i].Ply < g[j].Ply })
+		if g[0].Ply < 6 || g[0].Ply > 9 {
+			t.Errorf("game %d: first recorded ply %d, want 6..9 random plies before it", id, g[0].Ply)
+		}
+		for i, ex := range g {
+			me := 0
+			if ex.Input[4*ataxx.NumSquares] == 1 {
+				me = 1
+			}
+			lead := 0 // recovered from the planes (0: O's pieces, 1: X's)
+			for c := range ataxx.NumSquares {
+				lead += int(ex.Input[me*ataxx.NumSquares+c]) - int(ex.Input[(1-me)*ataxx.NumSquares+c])
+			}
+			want := float32(math.Tanh(float64(100*lead) / scale))
+			if math.Abs(float64(ex.Scores[me]-want)) > 1e-6 || ex.Scores[me] != -ex.Scores[1-me] {
+				t.Fatalf("game %d ply %d: scores %v, want %v for the side to move %d", id, ex.Ply, ex.Scores, want, me)
+			}
+			if v := ex.Values; v != g[0].Values || (v[0] != 1 && v[0] != -1 && v[0] != 0) || v[0] != -v[1] {
+				t.Fatalf("game %d: values %v are not one outcome (first %v)", id, v, g[0].Values)
+			}
+			if i == 0 && (100*lead > openMax || 100*lead < -openMax) {
+				t.Fatalf("game %d kept an opening scored %d", id, 100*lead)
+			}
+		}
+		// An adjudicated game ends on `plies` searches in a row at or beyond ±adj for its winner.
+		n := len(g)
+		if n >= plies {
+			tail := g[n-plies:]
+			w := g[0].Values
+			ok := true
+			for _, ex := range tail {
+				if ex.Scores[0]*w[0] < float32(math.Tanh(adj/scale))-1e-6 {
+					ok = false
+				}
+			}
+			if ok {
+				adjudicated++
+			}
+		}
+	}
+	if adjudicated == 0 {
+		t.Error("no game ended on a decisive score streak")
+	}
+	// The shards say they carry scores; the outcome-only mode does not.
+	for _, p := range st.Shards {
+		m, _, err := data.ReadShard(p)
+		if err != nil || !m.Scored {
+			t.Fatalf("%s: scored %v, err %v", p, m.Scored, err)
+		}
+	}
+	bc.RecordScores, bc.ScoreWeight = true, 0.5
+	if _, err := RunBootstrap(context.Background(), game, bc, t.TempDir(), newEng); err == nil {
+		t.Error("scores apart and mixed at once: want an error")
 	}
 }

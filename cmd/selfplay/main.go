@@ -55,9 +55,17 @@ func run(args []string, stderr io.Writer) int {
 	perShard := fs.Int("per-shard", 4096, "examples per shard")
 	boot := fs.Bool("bootstrap", false, "play a classical engine (-engine) against itself instead of self-play with a net")
 	engineName := fs.String("engine", "alphabeta", "with -bootstrap: the engine that plays (it must report search scores for -score-weight)")
-	depth := fs.Int("depth", 3, "with -bootstrap: the engine's search depth per move")
+	depth := fs.Int("depth", 3, "with -bootstrap: the engine's search depth per move (0: none, with -nodes)")
+	nodes := fs.Int64("nodes", 0, "with -bootstrap: hard node budget per move (0: none)")
+	softNodes := fs.Int64("soft-nodes", 0, "with -bootstrap: no new iteration after this many nodes (0: none)")
+	hash := fs.Int("hash", 16, "with -bootstrap: the engine's table in MB")
 	randomPlies := fs.Int("random-plies", 4, "with -bootstrap: random opening plies")
-	epsilon := fs.Float64("epsilon", 0.05, "with -bootstrap: chance of a random (unrecorded) move")
+	randomPliesMax := fs.Int("random-plies-max", 0, "with -bootstrap: draw the random plies from -random-plies..this (0: exactly -random-plies)")
+	epsilon := fs.Float64("epsilon", 0.05, "with -bootstrap: chance of a random (unrecorded) move (0: none)")
+	openingMax := fs.Int("opening-max-score", 0, "with -bootstrap: drop openings whose first search scores beyond ± this (0: keep all)")
+	adjScore := fs.Int("adjudicate-score", 0, "with -bootstrap: a game ends once -adjudicate-plies searches in a row score beyond ± this for one side (0: play out)")
+	adjPlies := fs.Int("adjudicate-plies", 4, "with -bootstrap: see -adjudicate-score")
+	recordScores := fs.Bool("scores", false, "with -bootstrap: store the outcome and the search score apart (the trainer blends them); excludes -score-weight")
 	scoreWeight := fs.Float64("score-weight", 0, "with -bootstrap: weight of alphabeta's score in the value targets, (1-w)·outcome + w·tanh(score/scale)")
 	scoreScale := fs.Float64("score-scale", 300, "with -bootstrap: score (hundredths of a piece) per tanh unit")
 	if err := fs.Parse(args); err != nil {
@@ -84,14 +92,50 @@ func run(args []string, stderr io.Writer) int {
 	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{}}
 	var st selfplay.Stats
 	if *boot {
-		meta.Extra["mode"] = fmt.Sprintf("bootstrap %s depth %d", *engineName, *depth)
+		if *depth == 0 && *nodes == 0 {
+			fmt.Fprintln(stderr, "selfplay: -bootstrap needs -depth or -nodes")
+			return 2
+		}
+		if *softNodes > 0 && (*nodes == 0 || *softNodes > *nodes) {
+			fmt.Fprintln(stderr, "selfplay: -soft-nodes needs -nodes at least as large")
+			return 2
+		}
+		if *recordScores && *scoreWeight > 0 {
+			fmt.Fprintln(stderr, "selfplay: -scores and -score-weight exclude each other")
+			return 2
+		}
+		eps := *epsilon
+		if eps == 0 {
+			eps = -1 // none
+		}
+		meta.Extra["mode"] = fmt.Sprintf("bootstrap %s depth %d nodes %d soft %d", *engineName, *depth, *nodes, *softNodes)
+		meta.Extra["engine"] = *engineName
+		meta.Extra["nodes"] = fmt.Sprint(*nodes)
+		meta.Extra["soft_nodes"] = fmt.Sprint(*softNodes)
+		meta.Extra["depth"] = fmt.Sprint(*depth)
+		meta.Extra["random_plies"] = fmt.Sprintf("%d..%d", *randomPlies, max(*randomPlies, *randomPliesMax))
+		meta.Extra["opening_max_score"] = fmt.Sprint(*openingMax)
+		meta.Extra["adjudicate"] = fmt.Sprintf("%d x %d", *adjScore, *adjPlies)
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
+		eo := games.EngineOptions{HashMB: *hash}
+		name, sha, ok := modelFor(g, *engineName, *modelPath, stderr)
+		if !ok {
+			return 2
+		}
+		if name != "" {
+			eo.Model = *modelPath
+			meta.Extra["model"] = name
+			meta.ModelSHA256 = sha
+			fmt.Fprintf(stderr, "selfplay: %s plays with %s (sha256 %.12s)\n", *engineName, name, sha)
+		}
 		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *nGames, Duration: *duration, RandomPlies: *randomPlies,
-			Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth}, ScoreWeight: *scoreWeight, ScoreScale: *scoreScale,
+			RandomPliesMax: *randomPliesMax, Epsilon: eps, Limits: engine.Limits{Depth: *depth, Nodes: *nodes, SoftNodes: *softNodes},
+			ScoreWeight: *scoreWeight, ScoreScale: *scoreScale, OpeningMaxScore: int32(*openingMax),
+			AdjudicateScore: int32(*adjScore), AdjudicatePlies: *adjPlies, RecordScores: *recordScores,
 			Seed: *seed, PerShard: *perShard, Meta: meta}
 		bc.Progress.Progress = stderr
-		st, err = g.Bootstrap(ctx, bc, *engineName, games.EngineOptions{HashMB: 16}, *out)
+		st, err = g.Bootstrap(ctx, bc, *engineName, eo, *out)
 	} else {
 		var m *nn.Model
 		var name string
@@ -120,9 +164,9 @@ func run(args []string, stderr io.Writer) int {
 		}
 		wins = append(wins, w)
 	}
-	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); %s, %d draws; %d shards in %s\n",
+	fmt.Fprintf(stderr, "selfplay: %d games, %d positions in %s (%.1f positions/s, %.1f games/min); %s, %d draws; %d decided openings dropped; %d shards in %s\n",
 		st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), float64(st.Positions)/st.Elapsed.Seconds(),
-		float64(st.Games)/st.Elapsed.Minutes(), strings.Join(wins, ", "), st.Draws, len(st.Shards), *out)
+		float64(st.Games)/st.Elapsed.Minutes(), strings.Join(wins, ", "), st.Draws, st.Discarded, len(st.Shards), *out)
 	if err != nil {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
 		return 1
@@ -153,4 +197,23 @@ func gitRevision() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// modelFor names the net a bootstrap engine plays with and stores its SHA-256 in the shards'
+// provenance: for an nnue engine (nnab) the -model file or the newest embedded net. ok is
+// false (the message written) when the file does not load.
+func modelFor(g registry.Game, engineName, path string, stderr io.Writer) (name, sha string, ok bool) {
+	if engineName != "nnab" {
+		if path != "" {
+			fmt.Fprintf(stderr, "selfplay: -model with -bootstrap needs an engine with a net (nnab), not %s\n", engineName)
+			return "", "", false
+		}
+		return "", "", true
+	}
+	m, name, err := models.LoadNNUE(g.Info().Name, g.Info().EncoderVersion, path)
+	if err != nil {
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		return "", "", false
+	}
+	return name, m.SHA256(), true
 }

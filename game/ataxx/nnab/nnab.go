@@ -147,7 +147,7 @@ func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
 	soft, hard, depth, nodes := e.budget(&pos, lim)
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes)
+	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, lim.SoftNodes)
 }
 
 // WinBound: scores at or beyond ±WinBound are proven wins and losses.

@@ -474,7 +474,7 @@ func (s *searcher) searchRoot(p *ataxx.Position, depth int, alpha, beta int32) i
 }
 
 // run is the iterative-deepening driver.
-func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64) ataxx.Move {
+func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit, softNodes int64) ataxx.Move {
 	s.begin(e, start, hard, nodeLimit)
 	if s.tt != nil {
 		e.tt.NextSearch()
@@ -528,7 +528,7 @@ func (s *searcher) run(e *Engine, pos ataxx.Position, start time.Time, soft, har
 		func() bool { return s.stop },
 		func(d int, v int32) bool {
 			e.lastDepth, e.lastScore = d, s.bestScore
-			return soft > 0 && time.Since(start) >= soft/2
+			return (soft > 0 && time.Since(start) >= soft/2) || (softNodes > 0 && s.nodes >= softNodes)
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove
