@@ -375,7 +375,9 @@ func (b *byPieces) Stats() (int, int32, int64) { return 1, b.last, 0 }
 // drawn length, decided openings dropped, games adjudicated on a decisive score.
 func TestBootstrapScoresAdjudication(t *testing.T) {
 	game := Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}
-	newEng := func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return &byPieces{Engine: greedy.New(seed)} }
+	newEng := func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] {
+		return &byPieces{Engine: greedy.New(seed)}
+	}
 	const scale, adj, plies, openMax = 300, 400, 3, 200
 	dir := t.TempDir()
 	bc := BootstrapConfig{Workers: 2, Games: 12, Seed: 7, RandomPlies: 6, RandomPliesMax: 9, Epsilon: -1, ScoreScale: scale,
