@@ -70,6 +70,8 @@ type Example struct {
 	// seat like Values; it is stored only in shards whose Meta.Scored is set (format version
 	// 2). A trainer blends it with the outcome in Values.
 	Scores [4]float32
+	// Scored is set by the readers when the example's shard carries Scores.
+	Scored bool
 }
 
 // Meta describes a shard. Game, EncoderVersion, InputSize, PolicySize and PlaneSize are
@@ -487,8 +489,8 @@ func (s *shardContent) example(i int, ex *Example) {
 	unpackInput(s.packed[s.inOff[i]:s.inOff[i+1]], ex.Input, s.meta.planeSize())
 	ex.Policy = append(ex.Policy[:0], s.policy[s.polOff[i]:s.polOff[i+1]]...)
 	ex.Values = s.values[i]
-	ex.Scores = [4]float32{}
-	if s.scores != nil {
+	ex.Scores, ex.Scored = [4]float32{}, s.scores != nil
+	if ex.Scored {
 		ex.Scores = s.scores[i]
 	}
 	ex.GameID = s.gameIDs[i]
@@ -506,7 +508,7 @@ func (s *shardContent) examples() []Example {
 		unpackInput(s.packed[s.inOff[i]:s.inOff[i+1]], out[i].Input, s.meta.planeSize())
 		out[i].Values = s.values[i]
 		if s.scores != nil {
-			out[i].Scores = s.scores[i]
+			out[i].Scores, out[i].Scored = s.scores[i], true
 		}
 		out[i].GameID = s.gameIDs[i]
 		out[i].Ply = int(s.plies[i])

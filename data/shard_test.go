@@ -231,7 +231,7 @@ func TestScoresRoundTrip(t *testing.T) {
 	}
 	var one Example
 	s.example(7, &one)
-	if one.Scores != exs[7].Scores {
+	if one.Scores != exs[7].Scores || !one.Scored || !got[3].Scored {
 		t.Fatalf("example(7) scores %v, want %v", one.Scores, exs[7].Scores)
 	}
 	meta.Scored = false
@@ -246,7 +246,7 @@ func TestScoresRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.meta.Scored || s.examples()[7].Scores != ([4]float32{}) {
+	if s.meta.Scored || s.examples()[7].Scores != ([4]float32{}) || s.examples()[7].Scored {
 		t.Fatal("unscored shard read with scores")
 	}
 	v1 := bytes.Clone(plain)

@@ -43,6 +43,10 @@ type NNUEConfig struct {
 	// mix tanh(score/ScoreScale), so the logit times ScoreScale is a search score (default
 	// nnue.DefaultScoreScale).
 	ScoreScale int
+	// ScoreWeight blends the search score into the target of examples that carry one (shards
+	// with Scores): target = (1-w)·outcome + w·score. Examples of older shards, whose values
+	// already mix the score in, are used as they are.
+	ScoreWeight float64
 
 	Out      string // the trained model (required); also written every Every steps
 	Every    int64  // default 1000
@@ -284,6 +288,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if cfg.Shards == "" || cfg.Out == "" {
 		return nil, errors.New("train: nnue: shards and out are required")
 	}
+	if cfg.ScoreWeight < 0 || cfg.ScoreWeight > 1 {
+		return nil, fmt.Errorf("train: nnue: score weight %v, want 0..1", cfg.ScoreWeight)
+	}
 	if cfg.Window == 0 {
 		cfg.Window = DefaultWindow
 	}
@@ -360,6 +367,7 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		out.Meta["train.batch"] = strconv.Itoa(cfg.Batch)
 		out.Meta["train.lr"] = strconv.FormatFloat(cfg.LR, 'g', -1, 64)
 		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
+		out.Meta["train.score_weight"] = strconv.FormatFloat(cfg.ScoreWeight, 'g', -1, 64)
 		m = out
 		return out.Save(cfg.Out)
 	}
@@ -391,7 +399,7 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 				return nil, err
 			}
 			a.Activations(pieces, stm, us[i*F:(i+1)*F], them[i*F:(i+1)*F])
-			tg[i] = exs[i].Values[stm]
+			tg[i] = Target(&exs[i], stm, cfg.ScoreWeight)
 		}
 		loss, err := t.Step()
 		if err != nil {
@@ -420,6 +428,15 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	}
 	lg.Printf("wrote %s (step %d)", cfg.Out, m.Step)
 	return m, nil
+}
+
+// Target is the value target of ex for the side to move stm: the outcome blended at weight w
+// with the search score where the example carries one.
+func Target(ex *data.Example, stm int, w float64) float32 {
+	if !ex.Scored || w == 0 {
+		return ex.Values[stm]
+	}
+	return float32((1-w)*float64(ex.Values[stm]) + w*float64(ex.Scores[stm]))
 }
 
 // EvalNNUE returns the value MSE (tanh of the logit against the side to move's target) and

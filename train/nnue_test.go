@@ -168,3 +168,21 @@ func TestEvalNNUE(t *testing.T) {
 		t.Fatal("a model of another game was evaluated")
 	}
 }
+
+// The blended target: outcome only for unscored examples or w = 0, the mix otherwise.
+func TestTargetBlend(t *testing.T) {
+	ex := data.Example{Values: [4]float32{1, -1}, Scores: [4]float32{0.5, -0.5}}
+	if got := Target(&ex, 0, 0.5); got != 1 {
+		t.Errorf("unscored example: target %v, want the value 1", got)
+	}
+	ex.Scored = true
+	for _, c := range []struct {
+		stm  int
+		w    float64
+		want float32
+	}{{0, 0, 1}, {0, 0.5, 0.75}, {1, 0.5, -0.75}, {1, 1, -0.5}, {0, 0.25, 0.875}} {
+		if got := Target(&ex, c.stm, c.w); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("stm %d w %v: target %v, want %v", c.stm, c.w, got, c.want)
+		}
+	}
+}

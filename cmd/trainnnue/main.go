@@ -52,6 +52,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Int64Var(&c.LogEvery, "log", 200, "a progress line every this many steps")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
+	fs.Float64Var(&c.ScoreWeight, "score-weight", 0.5, "target = (1-w)·result + w·score for shards that store search scores (selfplay -scores); older shards' mixed values are used as they are")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
