@@ -53,6 +53,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
 	fs.Float64Var(&c.ScoreWeight, "score-weight", 0.5, "target = (1-w)·result + w·score for shards that store search scores (selfplay -scores); older shards' mixed values are used as they are")
+	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -70,6 +71,25 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	c.Game, c.Symmetries = g.Info(), g.Symmetries()
+	if *widen > 0 {
+		if c.Model == "" {
+			fmt.Fprintln(stderr, "trainnnue: -widen needs -model")
+			return 2
+		}
+		m, err := nnue.Load(c.Model)
+		if err == nil {
+			m, err = nnue.Widen(m, *widen, c.Seed)
+		}
+		if err == nil {
+			err = m.Save(c.Out + ".widened")
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "trainnnue: %s widened to %s: %s\n", c.Model, m.Arch, c.Out+".widened")
+		c.Model = c.Out + ".widened"
+	}
 	if c.Model == "" {
 		if c.Arch, err = registry.NNUEArch(*game, *hidden, *l1); err != nil {
 			fmt.Fprintln(stderr, "trainnnue:", err)
