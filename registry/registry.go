@@ -68,7 +68,26 @@ type EngineInfo struct {
 var (
 	mu       sync.RWMutex
 	registry = map[string]Game{}
+	// stdin holds the games whose programs a driver starts once per action with the input
+	// on stdin (Petri Dish), by name.
+	stdin = map[string]arena.StdinVariant{}
 )
+
+// registerStdin gives the registered game name its stdin driver (arena.StdinCommand).
+func registerStdin(name string, v arena.StdinVariant) {
+	mu.Lock()
+	defer mu.Unlock()
+	stdin[name] = v
+}
+
+// StdinDriver returns the named game's stdin-driver match (Petri Dish: the referee starts
+// each program once per action with the input on stdin), or false when it is not one.
+func StdinDriver(name string) (arena.StdinVariant, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	v, ok := stdin[name]
+	return v, ok
+}
 
 // Register adds a game. It panics on an invalid definition or a name registered twice (both
 // programming errors, found by any test that imports the package).
