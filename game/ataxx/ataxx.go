@@ -12,6 +12,7 @@ import (
 	"math/bits"
 
 	"colony/games"
+	"colony/internal/splitmix"
 )
 
 const (
@@ -66,7 +67,7 @@ func init() {
 	}
 	// SplitMix64 from a fixed seed: the keys are part of the hash's definition.
 	s := uint64(0x9E3779B97F4A7C15)
-	next := func() uint64 { return games.SplitMix64(&s) }
+	next := func() uint64 { return splitmix.Next(&s) }
 	for p := range 2 {
 		for sq := range NumSquares {
 			zobrist[p][sq] = next()

@@ -5,7 +5,7 @@ import (
 
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/games"
+	"colony/internal/splitmix"
 )
 
 // Scores are hundredths of a piece from the side to move's point of view. A finished game
@@ -28,7 +28,7 @@ var turnKeys [ataxx.MaxTurns + 2]uint64
 func init() {
 	s := uint64(0x7475726E6B657973) // "turnkeys"
 	for i := range turnKeys {
-		turnKeys[i] = games.SplitMix64(&s)
+		turnKeys[i] = splitmix.Next(&s)
 	}
 }
 
