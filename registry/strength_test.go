@@ -23,7 +23,7 @@ func TestStrength(t *testing.T) {
 		// the others it must be.
 		min, over float64
 	}{
-		{"bacteria-war", []string{"alphabeta", "greedy"}, 2, 2 * time.Second, 1, 2},
+		{"bacteria-war", []string{"alphabeta", "greedy"}, 2, time.Second, 1, 2},
 		// mcts (the default, with the prover) at most 200 playouts a move: the clock is only
 		// a backstop.
 		{"catch-the-mouse", []string{"", "greedy"}, 2, 6 * time.Second, 1, 2},

@@ -23,9 +23,9 @@ func TestProgram(t *testing.T) {
 	}{
 		{[]string{"-h"}, 0, "", "-survey"},
 		{[]string{"-nonesuch"}, 2, "", "not defined"},
-		{[]string{"-board", "nonsense"}, 2, "", "mousesolve:"},
-		{[]string{"-survey", "1", "-players", "nobody"}, 2, "", "random or alphabeta"},
-		{[]string{"-file", filepath.Join(dir, "missing.txt")}, 2, "", "missing.txt"},
+		{[]string{"-hash", "1", "-board", "nonsense"}, 2, "", "mousesolve:"},
+		{[]string{"-hash", "1", "-survey", "1", "-players", "nobody"}, 2, "", "random or alphabeta"},
+		{[]string{"-hash", "1", "-file", filepath.Join(dir, "missing.txt")}, 2, "", "missing.txt"},
 		{[]string{"-hash", "1", "-board", late}, 0, "mice win in 1 plies", ""},
 		{[]string{"-hash", "1", "-file", file}, 0, "mice win in 1 plies", ""},
 	} {
