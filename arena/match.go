@@ -1,12 +1,14 @@
 package arena
 
 import (
-	"colony/judge"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"colony/internal/splitmix"
+	"colony/judge"
 )
 
 // Verdict kinds: each loses the game for the side that gets it.
@@ -324,16 +326,11 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 // AgentSeed is the seed that replaces {seed} in the command of player ("a" or "b") in game
 // index of a match with seed seed: a hash of the three, different for every game and agent.
 func AgentSeed(seed uint64, index int, player string) uint64 {
-	x := seed ^ uint64(index+1)*0x9e3779b97f4a7c15
+	x := seed ^ uint64(index+1)*splitmix.Gamma
 	if player == "b" {
 		x ^= 0xd1b54a32d192ed03
 	}
-	// splitmix64 finaliser
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
+	x = splitmix.Finalize(x)
 	return x>>1 | 1 // positive as an int64 and never 0 (0 often means "from the clock")
 }
 

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"colony/internal/splitmix"
 )
 
 // MaxPlayers bounds the number of players of any game (mcts.MaxPlayers: the contract stays
@@ -24,21 +26,9 @@ const MaxPlayers = 4
 // flipping: asymmetric and 4-player games fit. It is the same type as mcts.Values.
 type Values = [MaxPlayers]float32
 
-// Mix is the splitmix64 output function of state z (Vigna): z advanced by the golden-ratio
-// step, then finalised. Games and engines draw their Zobrist keys and tie-breaks from it.
-func Mix(z uint64) uint64 {
-	z += 0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
-}
-
-// SplitMix64 returns the next output of the splitmix64 generator of state s and advances it.
-func SplitMix64(s *uint64) uint64 {
-	z := Mix(*s)
-	*s += 0x9E3779B97F4A7C15
-	return z
-}
+// Mix is splitmix.Mix (the splitmix64 output of state z), for the packages outside the
+// module's internal tree that draw tie-breaks from it.
+func Mix(z uint64) uint64 { return splitmix.Mix(z) }
 
 // SideOf reads the side-to-move field of a board notation: one of the players' names
 // (Info.PlayerNames) in either case. It returns the player, or -1 for anything else.

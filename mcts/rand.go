@@ -1,6 +1,10 @@
 package mcts
 
-import "math"
+import (
+	"math"
+
+	"colony/internal/splitmix"
+)
 
 // Rand is a small, fast, seeded pseudo-random generator (SplitMix64). Its zero value is usable;
 // equal seeds give equal streams on every platform and Go version, which is what makes a
@@ -16,13 +20,7 @@ func NewRand(seed uint64) Rand { return Rand{state: seed} }
 func (r *Rand) Seed(seed uint64) { r.state = seed }
 
 // Uint64 returns 64 random bits.
-func (r *Rand) Uint64() uint64 {
-	r.state += 0x9E3779B97F4A7C15
-	z := r.state
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
-}
+func (r *Rand) Uint64() uint64 { return splitmix.Next(&r.state) }
 
 // IntN returns a number in [0, n) for 0 < n < 2^32 (multiply-shift; the bias is below 2^-32·n).
 func (r *Rand) IntN(n int) int {

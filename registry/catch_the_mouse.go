@@ -5,6 +5,7 @@ import (
 	"colony/game/mouse"
 	"colony/game/mouse/alphabeta"
 	"colony/game/mouse/greedy"
+	"colony/game/mouse/mousesolve"
 	"colony/game/mouse/solve"
 	"colony/games"
 )
@@ -12,6 +13,7 @@ import (
 // Catch The Mouse (7x11, mice against cats and Nadori): the game package's contract plus its
 // engines. random, mcts and mcts-rollout come with every game.
 func init() {
+	registerTool("mousesolve", mousesolve.Main)
 	type (
 		pos  = mouse.Position
 		move = mouse.Move

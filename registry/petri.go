@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"colony/arena"
 	"colony/engine"
 	"colony/game/petri"
 	"colony/games"
@@ -30,6 +31,17 @@ func init() {
 	def.DefaultEngine = "colony"
 	def.Protocols = []games.ProtocolSpec[pos, move]{{Name: "cell", Serve: servePetriCell}}
 	Register(def)
+	registerStdin(def.Info.Name, petriMatch)
+}
+
+// petriMatch is the referee's side of the driver (arena -game petri): a match on a w x h
+// arena under the named rule reading (petri.ParseRules).
+func petriMatch(w, h int, rules string) (func(begin [2]string) arena.StdinGame, string, error) {
+	r, err := petri.ParseRules(rules)
+	if err != nil {
+		return nil, "", err
+	}
+	return func(begin [2]string) arena.StdinGame { return petri.NewMatch(w, h, r, begin) }, r.String(), nil
 }
 
 // inputQuiet is how long the program waits for more input once what it has read is a whole

@@ -68,7 +68,44 @@ type EngineInfo struct {
 var (
 	mu       sync.RWMutex
 	registry = map[string]Game{}
+	// stdin holds the games whose programs a driver starts once per action with the input
+	// on stdin (Petri Dish), by name.
+	stdin = map[string]arena.StdinVariant{}
+	// tools holds the game-specific programs (mousesolve), by name.
+	tools = map[string]func(args []string, stdout, stderr io.Writer) int{}
 )
+
+// registerTool adds a game-specific program.
+func registerTool(name string, main func(args []string, stdout, stderr io.Writer) int) {
+	mu.Lock()
+	defer mu.Unlock()
+	tools[name] = main
+}
+
+// Tool returns the named game-specific program (its Main: the exit status), so that its
+// command imports no game package.
+func Tool(name string) (func(args []string, stdout, stderr io.Writer) int, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	t, ok := tools[name]
+	return t, ok
+}
+
+// registerStdin gives the registered game name its stdin driver (arena.StdinCommand).
+func registerStdin(name string, v arena.StdinVariant) {
+	mu.Lock()
+	defer mu.Unlock()
+	stdin[name] = v
+}
+
+// StdinDriver returns the named game's stdin-driver match (Petri Dish: the referee starts
+// each program once per action with the input on stdin), or false when it is not one.
+func StdinDriver(name string) (arena.StdinVariant, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	v, ok := stdin[name]
+	return v, ok
+}
 
 // Register adds a game. It panics on an invalid definition or a name registered twice (both
 // programming errors, found by any test that imports the package).

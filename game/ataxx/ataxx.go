@@ -12,6 +12,7 @@ import (
 	"math/bits"
 
 	"colony/games"
+	"colony/internal/splitmix"
 )
 
 const (
@@ -66,7 +67,7 @@ func init() {
 	}
 	// SplitMix64 from a fixed seed: the keys are part of the hash's definition.
 	s := uint64(0x9E3779B97F4A7C15)
-	next := func() uint64 { return games.SplitMix64(&s) }
+	next := func() uint64 { return splitmix.Next(&s) }
 	for p := range 2 {
 		for sq := range NumSquares {
 			zobrist[p][sq] = next()
@@ -260,19 +261,11 @@ func (p Position) CountMoves() int {
 	return n
 }
 
-// HasMove reports whether the side to move has a clone or a jump (so may not pass).
+// HasMove reports whether the side to move has a clone or a jump (so may not pass): an
+// empty cell within distance 2 of one of its pieces. Every search asks this (a stuck side's
+// leaf), so it is the one test of it.
 func (p Position) HasMove() bool {
-	own := p.bb[p.side]
-	empty := Full &^ (p.bb[0] | p.bb[1])
-	if Dilate(own)&empty != 0 {
-		return true
-	}
-	for o := own; o != 0; o &= o - 1 {
-		if adj2[bits.TrailingZeros64(o)]&empty != 0 {
-			return true
-		}
-	}
-	return false
+	return Dilate(Dilate(p.bb[p.side]))&p.Empty() != 0
 }
 
 // IsLegal reports whether m is legal in p.
@@ -323,10 +316,14 @@ func (p Position) Apply(m Move) Position {
 	return p
 }
 
-// Captures returns how many opponent pieces m converts in p.
-func (p Position) Captures(m Move) int {
+// CaptureMask returns the opponent pieces that m converts in p (none for a pass): the
+// neighbours of its destination that the opponent holds.
+func (p Position) CaptureMask(m Move) uint64 {
 	if m >= NoMove {
 		return 0
 	}
-	return bits.OnesCount64(adj1[m.To()] & p.bb[p.side^1])
+	return adj1[m.To()] & p.bb[p.side^1]
 }
+
+// Captures returns how many opponent pieces m converts in p.
+func (p Position) Captures(m Move) int { return bits.OnesCount64(p.CaptureMask(m)) }

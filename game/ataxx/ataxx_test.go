@@ -97,6 +97,9 @@ func TestMoveGenAgainstReference(t *testing.T) {
 		}
 		want := referenceMoves(p)
 		got := len(moves)
+		if p.HasMove() != (want > 0) {
+			t.Fatalf("HasMove %v with %d reference moves\n%s", p.HasMove(), want, p.Diagram())
+		}
 		if want == 0 {
 			if got != 1 || moves[0] != Pass {
 				t.Fatalf("stuck position should have a lone pass, got %v\n%s", moves, p.Diagram())
@@ -107,9 +110,14 @@ func TestMoveGenAgainstReference(t *testing.T) {
 		if p.CountMoves() != got {
 			t.Fatalf("CountMoves %d != len(LegalMoves) %d\n%s", p.CountMoves(), got, p.Diagram())
 		}
+		side := p.ToMove()
 		for _, m := range moves {
 			if !p.IsLegal(m) {
 				t.Fatalf("generated move %v not IsLegal\n%s", m, p.Diagram())
+			}
+			// The capture mask is what the move converts: the opponent's pieces it turns.
+			if conv := p.Pieces(side^1) &^ p.Apply(m).Pieces(side^1); p.CaptureMask(m) != conv {
+				t.Fatalf("%v: capture mask %#x, converted %#x\n%s", m, p.CaptureMask(m), conv, p.Diagram())
 			}
 		}
 	}

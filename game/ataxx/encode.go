@@ -1,6 +1,10 @@
 package ataxx
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"colony/games"
+)
 
 // Input encoding for neural networks.
 //
@@ -54,25 +58,11 @@ func initPolicy() {
 			sto := int(symSq[s][to])
 			policySym[s][to*17] = int16(sto * 17)
 			for k, off := range JumpOffsets {
-				dr, dc := symOffset(s, off[0], off[1])
+				dr, dc := games.SquareOffset(s, off[0], off[1])
 				policySym[s][to*17+k+1] = int16(sto*17 + int(offsetIndex[dr+2][dc+2]))
 			}
 		}
 	}
-}
-
-// symOffset maps a (drow, dcol) displacement through symmetry k.
-func symOffset(k, dr, dc int) (int, int) {
-	if k&4 != 0 {
-		dr, dc = dc, dr
-	}
-	if k&1 != 0 {
-		dr = -dr
-	}
-	if k&2 != 0 {
-		dc = -dc
-	}
-	return dr, dc
 }
 
 // PolicyIndex returns the policy index of m (see the constants above).

@@ -1,6 +1,10 @@
 package ataxx
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"colony/games"
+)
 
 // NumSymmetries is the number of symmetries of the square board.
 const NumSymmetries = 8
@@ -12,23 +16,10 @@ var (
 	symInv [NumSymmetries]int
 )
 
-func symRC(k, r, c int) (int, int) {
-	if k&4 != 0 {
-		r, c = c, r
-	}
-	if k&1 != 0 {
-		r = Size - 1 - r
-	}
-	if k&2 != 0 {
-		c = Size - 1 - c
-	}
-	return r, c
-}
-
 func init() {
 	for k := range NumSymmetries {
 		for sq := range NumSquares {
-			r, c := symRC(k, sq/Size, sq%Size)
+			r, c := symCell(k, sq/Size, sq%Size)
 			symSq[k][sq] = int8(r*Size + c)
 		}
 	}
@@ -76,3 +67,6 @@ func (m Move) Transform(k int) Move {
 	}
 	return Move(int(symSq[k][m.To()]) | int(symSq[k][m.From()])<<6)
 }
+
+// symCell maps (r, c) of the board through symmetry k.
+func symCell(k, r, c int) (int, int) { return games.SquareCell(k, r, c, Size-1) }

@@ -18,6 +18,7 @@ import (
 	"math/bits"
 
 	"colony/games"
+	"colony/internal/splitmix"
 )
 
 const (
@@ -92,7 +93,7 @@ func init() {
 	}
 	// SplitMix64 from a fixed seed: the keys are part of the hash's definition.
 	s := uint64(0x4D6F7573654B6579) // "MouseKey"
-	next := func() uint64 { return games.SplitMix64(&s) }
+	next := func() uint64 { return splitmix.Next(&s) }
 	for sq := range NumCells {
 		zMouse[sq] = next()
 		zCat[sq] = next()

@@ -34,7 +34,11 @@
 // linear image of the score (the value head predicts each player's final share of the board).
 package slime
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"colony/internal/splitmix"
+)
 
 const (
 	// MinSize and MaxSize bound the side of the board.
@@ -82,13 +86,7 @@ var (
 func init() {
 	// SplitMix64 from a fixed seed: the keys are part of the hash's definition.
 	s := uint64(0x5111E_7E44_170B)
-	next := func() uint64 {
-		s += 0x9E3779B97F4A7C15
-		z := s
-		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-		z = (z ^ z>>27) * 0x94D049BB133111EB
-		return z ^ z>>31
-	}
+	next := func() uint64 { return splitmix.Next(&s) }
 	for p := range NumPlayers {
 		for sq := range MaxCells {
 			zobrist[p][sq] = next()

@@ -1,5 +1,7 @@
 package slime
 
+import "colony/games"
+
 // NumSymmetries is the number of symmetries of the square board.
 //
 // Symmetry k maps (row, col): first transpose if k&4, then mirror rows if k&1, then mirror
@@ -15,34 +17,6 @@ package slime
 // order.)
 const NumSymmetries = 8
 
-// symRC maps (r, c) through symmetry k on a grid whose mirror maps x to m-x.
-func symRC(k, r, c, m int) (int, int) {
-	if k&4 != 0 {
-		r, c = c, r
-	}
-	if k&1 != 0 {
-		r = m - r
-	}
-	if k&2 != 0 {
-		c = m - c
-	}
-	return r, c
-}
-
-// symOffset maps a (drow, dcol) displacement through symmetry k.
-func symOffset(k, dr, dc int) (int, int) {
-	if k&4 != 0 {
-		dr, dc = dc, dr
-	}
-	if k&1 != 0 {
-		dr = -dr
-	}
-	if k&2 != 0 {
-		dc = -dc
-	}
-	return dr, dc
-}
-
 // InverseSymmetry returns the symmetry that undoes k (the two with a transpose and one
 // mirror are each other's inverse; every other symmetry is its own).
 func InverseSymmetry(k int) int {
@@ -54,7 +28,7 @@ func InverseSymmetry(k int) int {
 
 // SymSquare maps cell sq of an n x n board through symmetry k.
 func SymSquare(k, n, sq int) int {
-	r, c := symRC(k, sq/n, sq%n, n-1)
+	r, c := games.SquareCell(k, sq/n, sq%n, n-1)
 	return r*n + c
 }
 
@@ -86,8 +60,8 @@ func (p Position) TransformMove(k int, m Move) Move {
 	}
 	n := int(p.n)
 	r1, c1, r2, c2 := m.Coords()
-	r1, c1 = symRC(k, r1, c1, n-1)
-	r2, c2 = symRC(k, r2, c2, n-1)
+	r1, c1 = games.SquareCell(k, r1, c1, n-1)
+	r2, c2 = games.SquareCell(k, r2, c2, n-1)
 	raw := makeMove(n, r1, c1, r2, c2, m.kind())
 	if m.kind() == kindSpread {
 		return p.Transform(k).Canonical(raw)
@@ -110,7 +84,7 @@ func SymPolicyIndex(k, idx int) int {
 	if gi > m || gj > m {
 		return idx
 	}
-	gi, gj = symRC(k, gi, gj, m)
+	gi, gj = games.SquareCell(k, gi, gj, m)
 	if kk != 0 {
 		var off [2]int
 		if kk <= 8 {
@@ -118,7 +92,7 @@ func SymPolicyIndex(k, idx int) int {
 		} else {
 			off = Offsets2[kk-9]
 		}
-		dr, dc := symOffset(k, off[0], off[1])
+		dr, dc := games.SquareOffset(k, off[0], off[1])
 		kk = int(offsetIndex[dr+2][dc+2])
 	}
 	return (b*GridCells+gi*Grid+gj)*25 + kk
@@ -147,7 +121,7 @@ func SymInput(k int, src, dst []float32) {
 		d := dst[plane*GridCells : (plane+1)*GridCells]
 		for gi := o; gi < o+n; gi++ {
 			for gj := o; gj < o+n; gj++ {
-				ti, tj := symRC(k, gi, gj, m)
+				ti, tj := games.SquareCell(k, gi, gj, m)
 				d[ti*Grid+tj] = s[gi*Grid+gj]
 			}
 		}

@@ -41,9 +41,6 @@ const (
 	corner uint64 = 1 | 1<<6 | 1<<42 | 1<<48
 )
 
-// dilate2 returns the cells at distance at most 2 of b.
-func dilate2(b uint64) uint64 { return ataxx.Dilate(ataxx.Dilate(b)) }
-
 // neighbourCount returns, bit-sliced, how many of the 8 neighbours of every cell are in b:
 // the count of cell sq is c0>>sq&1 + 2*(c1>>sq&1) + 4*(c2>>sq&1) + 8*(c3>>sq&1).
 func neighbourCount(b uint64) (c0, c1, c2, c3 uint64) {

@@ -5,7 +5,7 @@ import (
 
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/games"
+	"colony/internal/splitmix"
 )
 
 // Scores are hundredths of a piece from the side to move's point of view. A finished game
@@ -28,7 +28,7 @@ var turnKeys [ataxx.MaxTurns + 2]uint64
 func init() {
 	s := uint64(0x7475726E6B657973) // "turnkeys"
 	for i := range turnKeys {
-		turnKeys[i] = games.SplitMix64(&s)
+		turnKeys[i] = splitmix.Next(&s)
 	}
 }
 
@@ -82,9 +82,7 @@ func (h *hooks) Key(p ataxx.Position) uint64 { return ttKey(&p) }
 // Leaf is the value of p at the search horizon: a stuck side's proven result, else the static
 // evaluation.
 func (h *hooks) Leaf(p ataxx.Position, ply int) int32 {
-	side := p.ToMove()
-	us, them := p.Pieces(side), p.Pieces(side^1)
-	if dilate2(us)&(ataxx.Full&^(us|them)) == 0 {
+	if !p.HasMove() {
 		if v, ok := stuckScore(&p, ply); ok {
 			return v
 		}
@@ -101,11 +99,11 @@ func (h *hooks) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Mo
 	if len(moves) == 0 || moves[0] == ataxx.Pass {
 		return moves, side
 	}
-	us, them := p.Pieces(side), p.Pieces(side^1)
+	us := p.Pieces(side)
 	o.Side(side)
 	keys := o.Keys[:len(moves)]
 	for i, m := range moves {
-		keys[i] = o.Key(m, orderKey(m, us, them))
+		keys[i] = o.Key(m, orderKey(&p, m, us))
 	}
 	return moves, side
 }
@@ -168,9 +166,9 @@ func stuckScore(p *ataxx.Position, ply int) (int32, bool) {
 }
 
 // orderKey is the static ordering value of m (see Order).
-func orderKey(m ataxx.Move, us, them uint64) int32 {
+func orderKey(p *ataxx.Position, m ataxx.Move, us uint64) int32 {
 	to := m.To()
-	capt := int32(bits.OnesCount64(ataxx.Neighbours(to) & them))
+	capt := int32(p.Captures(m))
 	k := 2000 * capt
 	if m.IsClone() {
 		k += 1000

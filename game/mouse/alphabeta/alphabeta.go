@@ -26,18 +26,8 @@ type Options struct {
 	// 16; negative: no prover).
 	SolveMB int
 
-	exp uint // experiment switches (A/B matches in the tests)
+	noEvalCache bool // no evaluation cache (the tests' reference)
 }
-
-// Experiment switches: expOld restores the engine as it was before the current changes.
-const (
-	expOld uint = 1 << iota
-	expNoVeto
-	expNoLMR       // no late-move reductions
-	expMiceEval    // the team evaluates with the mice's profile
-	expBigShare    // the prover gets half of the move
-	expNoEvalCache // no evaluation cache
-)
 
 const (
 	defaultHashMB  = 32
@@ -81,9 +71,9 @@ func NewWithOptions(o Options) *Engine {
 	if o.SolveMB == 0 {
 		o.SolveMB = defaultSolveMB
 	}
-	h := &hooks{exp: o.exp}
+	h := &hooks{}
 	return &Engine{opts: o, h: h, ab: ab.New(config, ab.Options{
-		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes, NoLMR: o.exp&expNoLMR != 0,
+		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
 	}, h)}
 }
 
@@ -126,9 +116,6 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		// quarter of a search node (no evaluation): a node budget buys it four times as
 		// many, so that fixed-node matches share the time as clock games do.
 		pn, pt := nodes*3/10*proverSpeed, soft*3/10
-		if e.opts.exp&expBigShare != 0 {
-			pn, pt = nodes*5/10*proverSpeed, soft*5/10
-		}
 		var r solve.Proof
 		r, e.veto = e.pr.ProveDepth(pos, depth, pn, pt, e.veto)
 		if r.Win {
@@ -160,7 +147,7 @@ func (e *Engine) proverOn(pos *mouse.Position, soft time.Duration, nodes int64) 
 		return false
 	}
 	if e.pr == nil {
-		e.pr = solve.NewProver(e.opts.SolveMB, e.opts.exp&expNoVeto != 0)
+		e.pr = solve.NewProver(e.opts.SolveMB, false)
 	}
 	return true
 }
@@ -176,7 +163,7 @@ func (e *Engine) Score(pos *mouse.Position, depth int) int32 {
 // cache on first use.
 func (e *Engine) ready(pos *mouse.Position) {
 	e.h.miceRole = pos.ToMove() == mouse.Mice
-	if e.h.evals == nil && e.opts.exp&expNoEvalCache == 0 {
+	if e.h.evals == nil && !e.opts.noEvalCache {
 		e.h.evals = make([]evalEntry, 1<<evalCacheBits)
 	}
 }

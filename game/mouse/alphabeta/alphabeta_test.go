@@ -305,7 +305,7 @@ func TestEvalCacheKeepsResults(t *testing.T) {
 	cached := NewWithOptions(Options{HashMB: 4, SolveMB: -1})
 	p := mouse.Start()
 	for ply := range 12 {
-		plain := NewWithOptions(Options{HashMB: 4, SolveMB: -1, exp: expNoEvalCache})
+		plain := NewWithOptions(Options{HashMB: 4, SolveMB: -1, noEvalCache: true})
 		cached.NewGame()
 		mc := cached.BestMove(p, engine.Limits{Depth: 4})
 		mp := plain.BestMove(p, engine.Limits{Depth: 4})

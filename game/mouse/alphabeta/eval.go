@@ -122,10 +122,8 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 	}
 	info.nadSq = nadSq
 	teamToMove := p.ToMove() == mouse.Team
-	off := -1
-	if teamToMove {
-		off = 0
-	}
+	rc := race{fine: true, occ: occ, seeAll: seeAll, seeFree: seeFree, landAll: landAll, landFree: landFree,
+		haveCats: haveCats, haveFree: haveFree, nadSq: nadSq, off: raceOff(teamToMove)}
 
 	var score int32
 	n, free, urgent, bestWin := 0, 0, 0, 0
@@ -155,68 +153,7 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 		free++
 		score += advFree[r]
 		need := 6 - r
-		// The team's spare moves to stop this mouse: sound counts every cat at its distance
-		// (1 if it sees the cell, 2 if it reaches a cell that sees it, else at least 3), so a
-		// mouse with no sound way to stop it is unstoppable; practical charges a cat that
-		// holds another mouse up one move more.
-		const none = 99
-		sound, practical := none, none
-		for j := 5 - r; j >= 1; j-- {
-			budget := j + off
-			if budget < 1 || practical <= budget-3 && sound < none {
-				break // a shallower cell leaves less time: nothing to gain
-			}
-			cell := (r+j-1)*mouse.Cols + c
-			if haveCats {
-				dAll, dFree := 3, 4
-				if seeAll>>cell&1 != 0 {
-					dAll = 1
-				}
-				if seeFree>>cell&1 != 0 {
-					dFree = 1
-				}
-				if (dAll > 1 || dFree > 1) && budget >= 2 {
-					lines := mouse.QueenAttacks(cell, occ)
-					if dAll > 1 && lines&landAll != 0 {
-						dAll = 2
-					}
-					if dFree > 1 && haveFree && lines&landFree != 0 {
-						dFree = 2
-					}
-				}
-				if !haveFree && dFree > 1 {
-					dFree = none
-				}
-				if dFree > 3 {
-					dFree = 3 // a free cat still gets there in three, most of the time
-					if !haveFree {
-						dFree = none
-					}
-				}
-				if dAll <= budget {
-					sound = min(sound, budget-dAll)
-				}
-				practical = min(practical, budget-dFree, budget-dAll-1)
-			}
-			if nadSq >= 0 {
-				if kd := kingDist(nadSq, cell); kd <= budget {
-					sound = min(sound, budget-kd)
-					practical = min(practical, budget-kd)
-				}
-			}
-		}
-		if nadSq >= 0 {
-			for t := 1; t <= need+off; t++ {
-				row := r + t - 1 - off
-				if row < 1 || row > 5 {
-					continue
-				}
-				if kd := kingDist(nadSq, (row-1)*mouse.Cols+c); kd <= t {
-					sound = min(sound, t-kd)
-					practical = min(practical, t-kd)
-				}
-			}
-		}
+		sound, practical := rc.slack(r, c)
 		switch {
 		case sound == none:
 			if bestWin == 0 || need < bestWin {
@@ -277,11 +214,7 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 	}
 	info.nadSq = nadSq
 	teamToMove := p.ToMove() == mouse.Team
-	off := -1
-	if teamToMove {
-		off = 0
-	}
-	haveCats := cats != 0
+	rc := race{occ: occ, seeAll: catSee, haveCats: cats != 0, nadSq: nadSq, off: raceOff(teamToMove)}
 
 	var score int32
 	n := 0
@@ -306,37 +239,9 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 		}
 		score += advFree[r]
 		need := 6 - r
-		slack := 99 // the team's spare moves to stop this mouse; < 0: it cannot
-		for j := 1; j <= 5-r; j++ {
-			cell := (r+j-1)*mouse.Cols + c
-			budget := j + off
-			if budget < 1 {
-				continue
-			}
-			if catSee>>cell&1 != 0 {
-				slack = min(slack, budget-1)
-			} else if haveCats && budget >= 2 {
-				slack = min(slack, budget-2)
-			}
-			if nadSq >= 0 {
-				if kd := kingDist(nadSq, cell); kd <= budget {
-					slack = min(slack, budget-kd)
-				}
-			}
-		}
-		if nadSq >= 0 {
-			for t := 1; t <= need+off; t++ {
-				row := r + t - 1 - off
-				if row < 1 || row > 5 {
-					continue
-				}
-				if kd := kingDist(nadSq, (row-1)*mouse.Cols+c); kd <= t {
-					slack = min(slack, t-kd)
-				}
-			}
-		}
+		slack, _ := rc.slack(r, c)
 		switch {
-		case slack == 99:
+		case slack == none:
 			if bestWin == 0 || need < bestWin {
 				bestWin = need
 			}
@@ -397,3 +302,99 @@ const (
 	excessValue = 35
 	coverValue  = 2
 )
+
+// none is a race's slack when no piece can stop the mouse.
+const none = 99
+
+// race is what the race (see the top of the file) needs to know of a position: the cells the
+// cats see, Nadori, and who moves first.
+type race struct {
+	// fine is the team's profile: a cat needs 1 move to a cell it sees, 2 through a cell
+	// that sees it, else 3 (sound), and a cat that holds a mouse up one move more
+	// (practical). Without it (the mice's profile) every cat reaches an unseen cell in 2.
+	fine                               bool
+	occ                                uint64
+	seeAll, seeFree, landAll, landFree uint64 // cells the cats (free: not holding a mouse up) see; unoccupied
+	haveCats, haveFree                 bool
+	nadSq                              int // Nadori's inner cell, -1 without Nadori
+	off                                int // 0 when the team moves first, -1 when the mice do
+}
+
+// raceOff is the race's offset: the team moving first has one move more to stop a mouse.
+func raceOff(teamToMove bool) int {
+	if teamToMove {
+		return 0
+	}
+	return -1
+}
+
+// slack returns the team's spare moves to stop the free mouse on 0-based row r of column c:
+// sound counts every piece at a distance no greater than its true one, so none means the
+// mouse is unstoppable; practical (the fine profile only, else what Nadori alone gives)
+// charges a cat that holds another mouse up one move more.
+func (x *race) slack(r, c int) (sound, practical int) {
+	sound, practical = none, none
+	for j := 5 - r; j >= 1; j-- {
+		budget := j + x.off
+		if budget < 1 || x.fine && practical <= budget-3 && sound < none {
+			break // a shallower cell leaves less time: nothing to gain
+		}
+		cell := (r+j-1)*mouse.Cols + c
+		switch {
+		case x.fine && x.haveCats:
+			dAll, dFree := 3, 4
+			if x.seeAll>>cell&1 != 0 {
+				dAll = 1
+			}
+			if x.seeFree>>cell&1 != 0 {
+				dFree = 1
+			}
+			if (dAll > 1 || dFree > 1) && budget >= 2 {
+				lines := mouse.QueenAttacks(cell, x.occ)
+				if dAll > 1 && lines&x.landAll != 0 {
+					dAll = 2
+				}
+				if dFree > 1 && x.haveFree && lines&x.landFree != 0 {
+					dFree = 2
+				}
+			}
+			if !x.haveFree && dFree > 1 {
+				dFree = none
+			}
+			if dFree > 3 {
+				dFree = 3 // a free cat still gets there in three, most of the time
+				if !x.haveFree {
+					dFree = none
+				}
+			}
+			if dAll <= budget {
+				sound = min(sound, budget-dAll)
+			}
+			practical = min(practical, budget-dFree, budget-dAll-1)
+		case x.fine:
+		case x.seeAll>>cell&1 != 0:
+			sound = min(sound, budget-1)
+		case x.haveCats && budget >= 2:
+			sound = min(sound, budget-2)
+		}
+		if x.nadSq >= 0 {
+			if kd := kingDist(x.nadSq, cell); kd <= budget {
+				sound = min(sound, budget-kd)
+				practical = min(practical, budget-kd)
+			}
+		}
+	}
+	if x.nadSq >= 0 {
+		for t := 1; t <= 6-r+x.off; t++ {
+			row := r + t - 1 - x.off
+			if row < 1 || row > 5 {
+				continue
+			}
+			if kd := kingDist(x.nadSq, (row-1)*mouse.Cols+c); kd <= t {
+				sound = min(sound, t-kd)
+				practical = min(practical, t-kd)
+			}
+		}
+	}
+	return sound, practical
+}

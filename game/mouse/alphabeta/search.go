@@ -17,7 +17,6 @@ const (
 // hooks are Catch The Mouse's part of the generic search (engine/alphabeta).
 type hooks struct {
 	miceRole bool // the engine plays the mice: their evaluation profile
-	exp      uint // the engine's experiment switches
 
 	// evals caches leaf evaluations by hash (the evaluation is most of a search's time and
 	// the same leaves come back through transpositions: the cats' moves commute); nil: none.
@@ -61,7 +60,7 @@ func (h *hooks) Enter(p mouse.Position, ply, depth int, alpha, beta int32) (int3
 
 // Leaf is the race evaluation, in the profile of the engine's role.
 func (h *hooks) Leaf(p mouse.Position, ply int) int32 {
-	mice := h.miceRole || h.exp&expMiceEval != 0
+	mice := h.miceRole
 	if h.evals == nil {
 		return evaluate(&p, mice)
 	}

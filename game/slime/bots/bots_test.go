@@ -126,21 +126,6 @@ func TestParanoidTakesTheBigCapture(t *testing.T) {
 	}
 }
 
-// TestParanoidBeatsGreedy: against three greedy players, paranoid holds more cells on
-// average than the average greedy player (a few games; the measurements are in the README).
-func TestParanoidBeatsGreedy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays games")
-	}
-	avg := tournament(8, [4]func() eng{
-		func() eng { return NewParanoid() },
-		func() eng { return Greedy{} }, func() eng { return Greedy{} }, func() eng { return Greedy{} },
-	}, 1, 20*time.Millisecond)
-	if greedy := (avg[1] + avg[2] + avg[3]) / 3; avg[0] <= greedy {
-		t.Errorf("paranoid %.1f cells, greedy %.1f", avg[0], greedy)
-	}
-}
-
 // cpuTime is the CPU time the test process has used.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

@@ -64,9 +64,10 @@ const Name = "koth"
 // engine that build makes, searched until MoveTime after the start (see started), as
 // "r1 c1 r2 c2\n". It never prints an illegal move: a move the engine gets wrong, an engine
 // that cannot be built, fails or is late, and a process that starts too late to search, get
-// GreedySlime's move (computed first, in microseconds). The collector is off while it runs. A pass is
-// printed as "0 0 0 0" (which the controller reads as an invalid move: a pass), only when
-// the engine passes, which it does only where the position offers a pass. A position that
+// GreedySlime's move (computed first, in microseconds), or a pass where the mover has no
+// spread and no jump (GreedySlime would merge there, losing a cell for nothing). The collector
+// is off while it runs. A pass is printed as "0 0 0 0" (which the controller reads as an
+// invalid move: a pass), only where the position offers a pass. A position that
 // cannot be read gets "0 0 0 0" too, and an error.
 func Answer(args []string, out, log io.Writer, engineName string, build func() (engine.Engine[slime.Position, slime.Move], error), _ uint64) error {
 	start := started(time.Now(), args)
@@ -87,6 +88,13 @@ func Answer(args []string, out, log io.Writer, engineName string, build func() (
 		return err
 	}
 	fallback := bots.GreedyMove(p)
+	if !p.CanGrow() {
+		// No spread and no jump: every merge left fills nothing and only gives up a cell
+		// (the emptied source opens a spread into it to the opponents). The search engines
+		// pass there (paranoid never plays a merge that fills nothing; LegalMoves offers
+		// the pass exactly there), and so does the fallback.
+		fallback = slime.Pass
+	}
 	m := fallback
 	if !p.Terminal() {
 		m = think(p, engineName, build, start, fallback, log)

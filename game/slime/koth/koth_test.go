@@ -117,6 +117,25 @@ func TestFallback(t *testing.T) {
 			t.Errorf("%s: answered after %v", name, took)
 		}
 	}
+	// Where the mover has no spread and no jump, the fallback passes as the engines do:
+	// GreedySlime's merge there fills nothing and gives up a cell.
+	stuck := "1,11222,22222,33333,44444,4444."
+	sp, _ := slime.Parse(stuck)
+	merge := bots.GreedyMove(sp)
+	if sp.CanGrow() || merge == slime.Pass || sp.Apply(merge).Count(0) != sp.Count(0)-1 {
+		t.Fatalf("%s: not a position where greedy's merge (%v) only loses a cell", stuck, merge)
+	}
+	if !slices.Contains(sp.LegalMoves(nil), slime.Pass) {
+		t.Errorf("%s: no pass among the legal moves", stuck)
+	}
+	for name, build := range map[string]func() (eng, error){
+		"build":    func() (eng, error) { return nil, errors.New("no engine") },
+		"paranoid": func() (eng, error) { return bots.NewParanoid(), nil },
+	} {
+		if out, _, err, _ := answer(t, stuck, build); err != nil || out != "0 0 0 0\n" {
+			t.Errorf("%s on %s: %q, %v; want the pass 0 0 0 0", name, stuck, out, err)
+		}
+	}
 	// A pass where the position offers one is printed as the controller's pass.
 	out, _, err, _ := answer(t, "2,1...,....,....,...4", func() (eng, error) { return bots.NewParanoid(), nil })
 	if err != nil || out != "0 0 0 0\n" {
