@@ -17,7 +17,6 @@ import (
 
 	"colony/engine"
 	ab "colony/engine/alphabeta"
-	"colony/engine/tt"
 	"colony/game/ataxx"
 	"colony/game/ataxx/alphabeta"
 	"colony/nn/nnue"
@@ -65,22 +64,11 @@ type Options struct {
 	Null    bool      // null-move pruning
 }
 
-const (
-	defaultHashMB = 64
-	reserveDiv    = 4 // ClockSplit keeps min(clock/4, 300 ms) back
-	maxPly        = 128
-	maxDepth      = 100
-)
+const defaultHashMB = 64
 
 // Engine is the engine. It plays one game at a time and is not safe for concurrent use.
 type Engine struct {
-	opts Options
-	tt   tt.Table[ataxx.Move]
-	s    *searcher
-
-	lastDepth int
-	lastScore int32
-	lastNodes int64
+	ab *ab.Engine[ataxx.Position, ataxx.Move, *hooks]
 }
 
 var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
@@ -96,7 +84,10 @@ func New(o Options) (*Engine, error) {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	return &Engine{opts: o}, nil
+	return &Engine{ab: ab.New(config, ab.Options{
+		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
+		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null,
+	}, newHooks(o.Net))}, nil
 }
 
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
@@ -111,43 +102,22 @@ func CheckArch(a nnue.Arch) error {
 func (e *Engine) Name() string { return "nnab" }
 
 // NewGame clears the table and the move-ordering statistics.
-func (e *Engine) NewGame() {
-	if e.tt.Allocated() {
-		e.tt.Clear()
-	}
-	if e.s != nil {
-		e.s.resetStats()
-	}
-}
+func (e *Engine) NewGame() { e.ab.NewGame() }
 
 // Stats returns the depth, score (hundredths of a piece for the side to move) and nodes of
 // the last search.
-func (e *Engine) Stats() (depth int, score int32, nodes int64) {
-	return e.lastDepth, e.lastScore, e.lastNodes
-}
+func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
-func (e *Engine) searcher() *searcher {
-	if e.s == nil {
-		e.s = newSearcher(e.opts.Net)
-	}
-	if !e.tt.Allocated() && e.opts.HashMB > 0 {
-		e.tt.Alloc(e.opts.HashMB, ataxx.NoMove)
-	}
-	return e.s
-}
-
-// budget turns limits into a soft time (no new iteration after half of it), a hard time, a
-// depth and a node budget (zero: none): Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike.
-func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
-	return ab.Budget(lim, e.opts.Depth, e.opts.Nodes, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(pos), reserveDiv)
-}
-
-// BestMove searches pos within lim.
+// BestMove searches pos within lim: Bacteria War's alpha-beta clock split
+// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike, and no
+// new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.budget(&pos, lim)
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, lim.SoftNodes)
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(&pos))
+	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
+		return m
+	}
+	return ataxx.Pass
 }
 
 // WinBound: scores at or beyond ±WinBound are proven wins and losses.
@@ -156,9 +126,4 @@ const WinBound = winBound
 // Score returns a fixed-depth search score of pos for the side to move (depth 0: the net's
 // evaluation, or the proven result of a stuck side). No clock; the table is shared with
 // BestMove.
-func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
-	s := e.searcher()
-	s.begin(e, time.Time{}, 0, 0)
-	s.setRoot(pos)
-	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true, false)
-}
+func (e *Engine) Score(pos *ataxx.Position, depth int) int32 { return e.ab.Score(*pos, depth) }
