@@ -39,7 +39,9 @@ func ttKey(p *ataxx.Position) uint64 { return p.Hash() ^ turnKeys[p.Turns()] }
 // Rules are the hooks of engine/alphabeta that every Bacteria War search shares (this
 // engine's and nnab's): the finished game's score, the static move order, the stuck side's
 // known result. An engine's hooks embed them and add the table key and the evaluation.
-type Rules struct{ ab.Plain[ataxx.Position, ataxx.Move] }
+type Rules struct {
+	ab.Plain[ataxx.Position, ataxx.Move]
+}
 
 // hooks are the classical engine's part of the generic search (engine/alphabeta): the
 // evaluation weights.
