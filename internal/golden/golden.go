@@ -132,3 +132,29 @@ func limString(l engine.Limits) string {
 	}
 	return s
 }
+
+// Variant is one engine configuration of a golden tree test and the limits its searches get.
+type Variant[P, M any] struct {
+	Name   string
+	Engine Engine[P, M]
+	Lims   []engine.Limits
+}
+
+// Trees returns the lines of a golden tree test: each position's notation, each variant's
+// Searches, and score's values (a fixed-depth search: an engine's Score) at depths 0 to 3
+// along the positions.
+func Trees[P any, M fmt.Stringer](ps []P, notation func(P) string, vs []Variant[P, M], score func(p *P, depth int) int32) []string {
+	var lines []string
+	for i, p := range ps {
+		lines = append(lines, fmt.Sprintf("pos %d %s", i, notation(p)))
+	}
+	for _, v := range vs {
+		lines = append(lines, Searches(v.Name, v.Engine, ps, v.Lims...)...)
+	}
+	for i := range ps {
+		for d := range 4 {
+			lines = append(lines, fmt.Sprintf("score pos=%d d=%d score=%d", i, d, score(&ps[i], d)))
+		}
+	}
+	return lines
+}

@@ -1,7 +1,6 @@
 package alphabeta
 
 import (
-	"fmt"
 	"testing"
 
 	"colony/engine"
@@ -18,28 +17,13 @@ func TestGoldenTrees(t *testing.T) {
 	ps := golden.Positions(50, 41, ataxx.Start(), 140,
 		func(p ataxx.Position, b []ataxx.Move) []ataxx.Move { return p.LegalMoves(b) },
 		ataxx.Position.Apply, ataxx.Position.Terminal)
-	var lines []string
-	for i, p := range ps {
-		lines = append(lines, fmt.Sprintf("pos %d %s", i, p.FEN()))
-	}
-	for _, v := range []struct {
-		name string
-		o    Options
-		lims []engine.Limits
-	}{
-		{"default", Options{HashMB: 4}, golden.Depths(1, 2, 3, 4, 5, 6)},
-		{"nolmr", Options{HashMB: 4, NoLMR: true}, golden.Depths(2, 4, 5)},
-		{"seed", Options{Seed: 17}, golden.Depths(4)},
-		{"notable", Options{HashMB: -1}, golden.Depths(4)},
-		{"nodes", Options{HashMB: 4, Nodes: 5000}, []engine.Limits{{}}},
-	} {
-		lines = append(lines, golden.Searches(v.name, NewWithOptions(v.o), ps, v.lims...)...)
-	}
-	e := NewWithOptions(Options{HashMB: 4})
-	for i, p := range ps {
-		for d := range 4 {
-			lines = append(lines, fmt.Sprintf("score pos=%d d=%d score=%d", i, d, e.Score(&p, d)))
-		}
-	}
+	type v = golden.Variant[ataxx.Position, ataxx.Move]
+	lines := golden.Trees(ps, ataxx.Position.FEN, []v{
+		{Name: "default", Engine: NewWithOptions(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6)},
+		{Name: "nolmr", Engine: NewWithOptions(Options{HashMB: 4, NoLMR: true}), Lims: golden.Depths(2, 4, 5)},
+		{Name: "seed", Engine: NewWithOptions(Options{Seed: 17}), Lims: golden.Depths(4)},
+		{Name: "notable", Engine: NewWithOptions(Options{HashMB: -1}), Lims: golden.Depths(4)},
+		{Name: "nodes", Engine: NewWithOptions(Options{HashMB: 4, Nodes: 5000}), Lims: []engine.Limits{{}}},
+	}, NewWithOptions(Options{HashMB: 4}).Score)
 	golden.Check(t, "testdata/golden.txt", golden.Header(ataxx.Info.Name, "alphabeta-trees"), lines)
 }

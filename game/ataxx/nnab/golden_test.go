@@ -1,7 +1,6 @@
 package nnab
 
 import (
-	"fmt"
 	"testing"
 
 	"colony/engine"
@@ -44,45 +43,26 @@ func TestGoldenTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	variants := []struct {
-		name string
-		o    Options
-		lims []engine.Limits
-	}{
-		{"default", Options{HashMB: 4}, golden.Depths(1, 2, 3, 4, 5, 6, 7)},
-		{"noprune", Options{HashMB: 4, NoPrune: true}, golden.Depths(1, 2, 3, 4, 5)},
-		{"nolmr", Options{HashMB: 4, NoLMR: true}, golden.Depths(1, 2, 3, 4, 5)},
-		{"plain", Options{HashMB: 4, NoLMR: true, NoPrune: true}, golden.Depths(2, 4)},
-		{"null", Options{HashMB: 4, Null: true}, golden.Depths(3, 5, 7)},
-		{"nullplain", Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}, golden.Depths(4)},
-		{"seed", Options{Seed: 99}, golden.Depths(5)},
-		{"notable", Options{HashMB: -1}, golden.Depths(4)},
-		{"optdepth", Options{HashMB: 4, Depth: 3}, golden.Depths(5)},
-		{"nodes", Options{HashMB: 4, Nodes: 4000}, []engine.Limits{{}}},
-		{"softnodes", Options{HashMB: 4}, []engine.Limits{{Nodes: 20000, SoftNodes: 3000}}},
-	}
-	var lines []string
-	ps := goldenPositions(t)
-	for i, p := range ps {
-		lines = append(lines, fmt.Sprintf("pos %d %s", i, p.FEN()))
-	}
-	for _, v := range variants {
-		v.o.Net = net
-		e, err := New(v.o)
+	e := func(o Options) *Engine {
+		o.Net = net
+		e, err := New(o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines = append(lines, golden.Searches(v.name, e, ps, v.lims...)...)
+		return e
 	}
-	// Score: fixed-depth values without iterative deepening, on one engine along the positions.
-	e, err := New(Options{Net: net, HashMB: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range ps {
-		for d := range 4 {
-			lines = append(lines, fmt.Sprintf("score pos=%d d=%d score=%d", i, d, e.Score(&p, d)))
-		}
-	}
+	lines := golden.Trees(goldenPositions(t), ataxx.Position.FEN, []golden.Variant[ataxx.Position, ataxx.Move]{
+		{Name: "default", Engine: e(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "noprune", Engine: e(Options{HashMB: 4, NoPrune: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
+		{Name: "nolmr", Engine: e(Options{HashMB: 4, NoLMR: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
+		{Name: "plain", Engine: e(Options{HashMB: 4, NoLMR: true, NoPrune: true}), Lims: golden.Depths(2, 4)},
+		{Name: "null", Engine: e(Options{HashMB: 4, Null: true}), Lims: golden.Depths(3, 5, 7)},
+		{Name: "nullplain", Engine: e(Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}), Lims: golden.Depths(4)},
+		{Name: "seed", Engine: e(Options{Seed: 99}), Lims: golden.Depths(5)},
+		{Name: "notable", Engine: e(Options{HashMB: -1}), Lims: golden.Depths(4)},
+		{Name: "optdepth", Engine: e(Options{HashMB: 4, Depth: 3}), Lims: golden.Depths(5)},
+		{Name: "nodes", Engine: e(Options{HashMB: 4, Nodes: 4000}), Lims: []engine.Limits{{}}},
+		{Name: "softnodes", Engine: e(Options{HashMB: 4}), Lims: []engine.Limits{{Nodes: 20000, SoftNodes: 3000}}},
+	}, e(Options{HashMB: 4}).Score)
 	golden.Check(t, "testdata/golden.txt", golden.Header(ataxx.Info.Name, "nnab-trees"), lines)
 }

@@ -1,10 +1,12 @@
 // Package nnab is Bacteria War's alpha-beta engine on a learned, incrementally updated
-// evaluation (colony/nn/nnue): iterative-deepening principal-variation search with aspiration
-// windows, a transposition table (colony/engine/tt), killer and history move ordering,
-// late-move reductions and (optionally) null-move pruning. Positions are copy-made (an
-// ataxx.Position is 24 bytes); the accumulators live on a per-ply stack and are brought up to
-// date lazily, from the parent's, only when a node is evaluated (a node cut by the table or
-// finished by the rules costs no update).
+// evaluation (colony/nn/nnue): a set of hooks on Colony's one alpha-beta search
+// (colony/engine/alphabeta: iterative-deepening principal-variation search with aspiration
+// windows, a transposition table, killer and history move ordering, late-move reductions)
+// with the table move and first killer searched before the moves are generated, reverse
+// futility and late-move pruning near the leaves and (optionally) null-move pruning.
+// Positions are copy-made (an ataxx.Position is 24 bytes); the accumulators live on a per-ply
+// stack and are brought up to date lazily, from the parent's, only when a node is evaluated
+// (a node cut by the table or finished by the rules costs no update).
 //
 // The game's cells and players map onto the nnue scheme directly: cell = square, player 0 = O,
 // and the encoder's planes 0/1 hold O's and X's pieces, plane 3 is all ones when O is to move

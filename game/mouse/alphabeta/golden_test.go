@@ -1,7 +1,6 @@
 package alphabeta
 
 import (
-	"fmt"
 	"testing"
 
 	"colony/engine"
@@ -9,37 +8,20 @@ import (
 	"colony/internal/golden"
 )
 
-// TestGoldenTrees: fixed-depth and node-bounded searches (the prover off, and on for the
-// node budget) and Score on 50 positions of random games give the best move, score, depth
-// and node count recorded in testdata/golden.txt, written by engine/alphabeta as it was
-// before nnab's search was folded into it: the fold left this engine's trees exactly as
-// they were. Rewrite it (COLONY_GOLDEN_UPDATE=1) only for a change meant to alter the trees.
+// TestGoldenTrees: the searches (the prover off, but on for the node budget) and Score on
+// 50 positions find the moves, scores, depths and nodes of testdata/golden.txt, which the
+// search wrote before nnab's was folded into it (COLONY_GOLDEN_UPDATE=1 rewrites it: only
+// for a change meant to alter the trees).
 func TestGoldenTrees(t *testing.T) {
-	ps := golden.Positions(50, 43, mouse.Start(), 80,
-		func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) },
-		mouse.Position.Apply, mouse.Position.Terminal)
-	var lines []string
-	for i, p := range ps {
-		lines = append(lines, fmt.Sprintf("pos %d %s", i, p.String()))
-	}
-	for _, v := range []struct {
-		name string
-		o    Options
-		lims []engine.Limits
-	}{
-		{"default", Options{HashMB: 4, SolveMB: -1}, golden.Depths(1, 2, 3, 4, 5, 6, 7)},
-		{"nolmr", Options{HashMB: 4, SolveMB: -1, exp: expNoLMR}, golden.Depths(3, 5)},
-		{"seed", Options{SolveMB: -1, Seed: 17}, golden.Depths(5)},
-		{"notable", Options{HashMB: -1, SolveMB: -1}, golden.Depths(4)},
-		{"nodes", Options{HashMB: 4, Nodes: 5000}, []engine.Limits{{}}},
-	} {
-		lines = append(lines, golden.Searches(v.name, NewWithOptions(v.o), ps, v.lims...)...)
-	}
-	e := NewWithOptions(Options{HashMB: 4, SolveMB: -1})
-	for i, p := range ps {
-		for d := range 4 {
-			lines = append(lines, fmt.Sprintf("score pos=%d d=%d score=%d", i, d, e.Score(&p, d)))
-		}
-	}
+	legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
+	ps := golden.Positions(50, 43, mouse.Start(), 80, legal, mouse.Position.Apply, mouse.Position.Terminal)
+	noProver := func(o Options) *Engine { o.SolveMB = -1; return NewWithOptions(o) }
+	lines := golden.Trees(ps, mouse.Position.String, []golden.Variant[mouse.Position, mouse.Move]{
+		{Name: "default", Engine: noProver(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "nolmr", Engine: noProver(Options{HashMB: 4, exp: expNoLMR}), Lims: golden.Depths(3, 5)},
+		{Name: "seed", Engine: noProver(Options{Seed: 17}), Lims: golden.Depths(5)},
+		{Name: "notable", Engine: noProver(Options{HashMB: -1}), Lims: golden.Depths(4)},
+		{Name: "nodes", Engine: NewWithOptions(Options{HashMB: 4, Nodes: 5000}), Lims: []engine.Limits{{}}},
+	}, noProver(Options{HashMB: 4}).Score)
 	golden.Check(t, "testdata/golden.txt", golden.Header(mouse.Info.Name, "alphabeta-trees"), lines)
 }
