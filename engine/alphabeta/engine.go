@@ -17,7 +17,13 @@ type Options struct {
 	// NoPrune disables reverse futility and late-move pruning (Config.RFPDepth, Config.LMP).
 	NoPrune bool
 	Null    bool // null-move pruning (with the Game's CanNull and Static)
+	// IIR: internal iterative reduction, an experiment (docs/search.md): a node of depth >=
+	// IIRDepth that the table gives no move is searched a ply shallower.
+	IIR bool
 }
+
+// IIRDepth is the least depth Options.IIR reduces.
+const IIRDepth = 4
 
 // DefaultMoveTime is a move's time when the limits give none (no clock, depth or nodes).
 const DefaultMoveTime = time.Second

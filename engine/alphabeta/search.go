@@ -215,6 +215,7 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	lmr     bool
 	prune   bool // reverse futility and late-move pruning
 	null    bool // null-move pruning
+	iir     bool // internal iterative reduction
 
 	nodes     int64
 	nodeLimit int64
@@ -339,6 +340,12 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 				}
 			}
 		}
+	}
+
+	// Internal iterative reduction: without a table move the ordering is poor and the node
+	// likely new; it is searched a ply shallower.
+	if s.iir && depth >= IIRDepth && ttMove == s.cfg.NoMove {
+		depth--
 	}
 
 	// Reverse futility: near the leaves, a node that stands far enough above beta by its
@@ -574,6 +581,7 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	s.lmr = !e.Opts.NoLMR && s.cfg.Reductions != nil
 	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil)
 	s.null = e.Opts.Null
+	s.iir = e.Opts.IIR
 	s.nodes, s.nodeLimit = 0, nodeLimit
 	s.start, s.hard = start, hard
 	s.stop = false

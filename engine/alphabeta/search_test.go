@@ -254,3 +254,35 @@ func TestBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftNodes: no iteration starts once the soft node budget is spent, so the search stops
+// at a shallower depth than without it, having spent at least that budget.
+func TestSoftNodes(t *testing.T) {
+	p := toyPos{h: 5, left: 40}
+	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
+	e.Search(p, time.Now(), 0, 0, 10, 0, 0, nil)
+	fullDepth, _, fullNodes := e.Stats()
+	e.NewGame()
+	e.Search(p, time.Now(), 0, 0, 10, 0, fullNodes/20, nil)
+	d, _, n := e.Stats()
+	if d >= fullDepth || n < fullNodes/20 {
+		t.Fatalf("soft budget %d: depth %d after %d nodes; without it depth %d, %d nodes", fullNodes/20, d, n, fullDepth, fullNodes)
+	}
+}
+
+// TestIIR: without a table no node has a table move, so internal iterative reduction searches
+// every node of depth >= IIRDepth a ply shallower: fewer nodes, still a legal move.
+func TestIIR(t *testing.T) {
+	p := toyPos{h: 8, left: 40}
+	nodes := [2]int64{}
+	for i, iir := range []bool{false, true} {
+		e := New(toyConfig, Options{HashMB: -1, IIR: iir}, &toyGame{})
+		if m := e.Search(p, time.Now(), 0, 0, 9, 0, 0, nil); !slices.Contains(p.LegalMoves(nil), m) {
+			t.Fatalf("IIR %v: illegal move %v", iir, m)
+		}
+		_, _, nodes[i] = e.Stats()
+	}
+	if nodes[1] >= nodes[0] {
+		t.Fatalf("nodes with IIR %d, without %d", nodes[1], nodes[0])
+	}
+}

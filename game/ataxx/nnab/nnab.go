@@ -64,6 +64,9 @@ type Options struct {
 	NoLMR   bool      // no late-move reductions
 	NoPrune bool      // no reverse futility or late-move pruning near the leaves
 	Null    bool      // null-move pruning
+	// IIR: internal iterative reduction (engine/alphabeta.Options.IIR), an experiment that
+	// changes the trees (docs/search.md).
+	IIR bool
 }
 
 const defaultHashMB = 64
@@ -88,7 +91,7 @@ func New(o Options) (*Engine, error) {
 	}
 	return &Engine{ab: ab.New(config, ab.Options{
 		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
-		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null,
+		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR,
 	}, newHooks(o.Net))}, nil
 }
 
