@@ -46,10 +46,8 @@ func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
 		case "":
 		case "iir":
 			no.IIR = true
-		case "nodetime":
-			no.NodeTime = true
 		default:
-			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, nodetime)", x)
+			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir)", x)
 		}
 	}
 	return nnab.New(no)

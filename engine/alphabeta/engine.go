@@ -20,9 +20,6 @@ type Options struct {
 	// IIR: internal iterative reduction, an experiment (docs/search.md): a node of depth >=
 	// IIRDepth that the table gives no move is searched a ply shallower.
 	IIR bool
-	// NodeTime: node-based soft time, an experiment (docs/search.md): the soft time scales
-	// with the share of the root's nodes its best move took (searcher.softStop).
-	NodeTime bool
 }
 
 // IIRDepth is the least depth Options.IIR reduces.

@@ -217,9 +217,6 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	null    bool // null-move pruning
 	iir     bool // internal iterative reduction
 
-	// The last root search's nodes and those of its best move's subtree (Options.NodeTime).
-	rootNodes, bestNodes int64
-
 	nodes     int64
 	nodeLimit int64
 	start     time.Time
@@ -550,20 +547,15 @@ func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, boun
 // above alpha moves to the front and becomes s.bestMove.
 func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 {
 	s.nodes++
-	n0 := s.nodes
-	s.bestNodes = 0
-	defer func() { s.rootNodes = s.nodes - n0 }()
 	best := -infinity
 	for i := range s.root {
 		m := s.root[i].m
-		nm := s.nodes
 		v := s.child(p, m, depth, 0, alpha, beta, 0, i, true)
 		if s.stop {
 			return best
 		}
 		best = max(best, v)
 		if v > alpha {
-			s.bestNodes = s.nodes - nm
 			alpha = v
 			rm := s.root[i]
 			copy(s.root[1:i+1], s.root[:i])
@@ -668,21 +660,10 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 		func() bool { return s.stop },
 		func(d int, v int32) bool {
 			e.lastDepth, e.lastScore = d, s.bestScore
-			return soft > 0 && time.Since(start) >= s.softStop(soft, e.Opts.NodeTime) || softNodes > 0 && s.nodes >= softNodes
+			return soft > 0 && time.Since(start) >= soft/2 || softNodes > 0 && s.nodes >= softNodes
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove
-}
-
-// softStop is the time after which no iteration starts: half the soft time, scaled with
-// nodeTime by 1.5 - the share of the last root search's nodes that went to its best move (a
-// best move that took most of the effort is stable: less time; one that took little, more).
-func (s *searcher[P, M, G]) softStop(soft time.Duration, nodeTime bool) time.Duration {
-	if !nodeTime || s.rootNodes <= 0 {
-		return soft / 2
-	}
-	share := float64(s.bestNodes) / float64(s.rootNodes)
-	return time.Duration(float64(soft/2) * (1.5 - share))
 }
 
 // Mix is games.Mix: the seed's tie-break of equal root moves.

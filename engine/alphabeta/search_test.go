@@ -286,21 +286,3 @@ func TestIIR(t *testing.T) {
 		t.Fatalf("nodes with IIR %d, without %d", nodes[1], nodes[0])
 	}
 }
-
-// TestNodeTime: a search records its root's nodes and its best move's share of them, and
-// the soft stop scales with that share only with Options.NodeTime.
-func TestNodeTime(t *testing.T) {
-	e := New(toyConfig, Options{HashMB: 1, NodeTime: true}, &toyGame{})
-	e.Search(toyPos{h: 12, left: 40}, time.Now(), 0, 0, 8, 0, 0, nil)
-	s := e.s
-	if s.rootNodes <= 0 || s.bestNodes <= 0 || s.bestNodes >= s.rootNodes {
-		t.Fatalf("root nodes %d, best move's %d", s.rootNodes, s.bestNodes)
-	}
-	s.rootNodes, s.bestNodes = 100, 90
-	if got := s.softStop(time.Second, true); got != 300*time.Millisecond {
-		t.Errorf("90%% of the nodes on the best move: soft stop %v, want 300ms", got)
-	}
-	if got := s.softStop(time.Second, false); got != 500*time.Millisecond {
-		t.Errorf("without NodeTime: soft stop %v, want 500ms", got)
-	}
-}

@@ -67,9 +67,6 @@ type Options struct {
 	// IIR: internal iterative reduction (engine/alphabeta.Options.IIR), an experiment that
 	// changes the trees (docs/search.md).
 	IIR bool
-	// NodeTime: node-based soft time (engine/alphabeta.Options.NodeTime), an experiment that
-	// changes the time spent (docs/search.md).
-	NodeTime bool
 }
 
 const defaultHashMB = 64
@@ -94,7 +91,7 @@ func New(o Options) (*Engine, error) {
 	}
 	return &Engine{ab: ab.New(config, ab.Options{
 		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
-		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR, NodeTime: o.NodeTime,
+		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR,
 	}, newHooks(o.Net))}, nil
 }
 
