@@ -46,8 +46,10 @@ func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
 		case "":
 		case "iir":
 			no.IIR = true
+		case "se":
+			no.Singular = true
 		default:
-			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir)", x)
+			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se)", x)
 		}
 	}
 	return nnab.New(no)

@@ -20,10 +20,20 @@ type Options struct {
 	// IIR: internal iterative reduction, an experiment (docs/search.md): a node of depth >=
 	// IIRDepth that the table gives no move is searched a ply shallower.
 	IIR bool
+	// Singular: singular extensions and their multi-cut, an experiment (docs/search.md); with
+	// Config.Staged only (the table move is searched first, Game.Legal checks it).
+	Singular bool
 }
 
 // IIRDepth is the least depth Options.IIR reduces.
 const IIRDepth = 4
+
+// Singular extensions (Options.Singular) test nodes of depth >= SEDepth, against the table's
+// score less SEMargin a ply.
+const (
+	SEDepth        = 6
+	SEMargin int32 = 4
+)
 
 // DefaultMoveTime is a move's time when the limits give none (no clock, depth or nodes).
 const DefaultMoveTime = time.Second

@@ -216,6 +216,9 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	prune   bool // reverse futility and late-move pruning
 	null    bool // null-move pruning
 	iir     bool // internal iterative reduction
+	se      bool // singular extensions
+
+	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
 
 	nodes     int64
 	nodeLimit int64
@@ -238,6 +241,10 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *searcher[P, M, G] {
 	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves)}
 	s.killers = make([][2]M, cfg.MaxPly)
+	s.excluded = make([]M, cfg.MaxPly)
+	for i := range s.excluded {
+		s.excluded[i] = cfg.NoMove
+	}
 	for i := range s.history {
 		s.history[i] = make([]int32, cfg.HistSize)
 		s.zeroHist[i] = make([]int32, cfg.HistSize)
@@ -327,9 +334,11 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 
 	key := s.g.Key(p)
 	ttMove := s.cfg.NoMove
-	if s.tt != nil {
+	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
+	var ttEntry tt.Entry[M]
+	if s.tt != nil && excluded == s.cfg.NoMove {
 		if en, ok := s.tt.Probe(key); ok {
-			ttMove = en.Move
+			ttMove, ttEntry = en.Move, en
 			if !pv && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
 				v := s.fromTT(int32(en.Score), ply)
 				switch {
@@ -376,6 +385,29 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		}
 	}
 
+	// Singular extension: when the table says the table move holds beta at nearly this
+	// depth, the node is searched without it, at half depth, against a bound below the
+	// table's score; if nothing else reaches it the table move is singular and is searched a
+	// ply deeper; if the bound is above beta, two moves beat beta and the node is cut.
+	ext := 0
+	if s.se && ply > 0 && depth >= SEDepth && ttMove != s.cfg.NoMove && ttEntry.Bound&tt.Lower != 0 &&
+		int(ttEntry.Depth) >= depth-3 && s.g.Legal(p, ttMove) {
+		if ttv := s.fromTT(int32(ttEntry.Score), ply); ttv > -s.cfg.WinBound && ttv < s.cfg.WinBound {
+			sBeta := ttv - SEMargin*int32(depth)
+			s.excluded[ply] = ttMove
+			v := s.search(p, (depth-1)/2, sBeta-1, sBeta, ply, false, false)
+			s.excluded[ply] = s.cfg.NoMove
+			if s.stop {
+				return 0
+			}
+			if v < sBeta {
+				ext = 1
+			} else if sBeta >= beta {
+				return sBeta
+			}
+		}
+	}
+
 	origAlpha := alpha
 	best := -infinity
 	bestMove := s.cfg.NoMove
@@ -390,11 +422,15 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 			staged[1] = k1
 		}
 		for j, m := range staged {
-			if !s.g.Legal(p, m) {
+			if m == excluded || !s.g.Legal(p, m) {
 				staged[j] = s.cfg.NoMove
 				continue
 			}
-			v := s.child(p, m, depth, 0, alpha, beta, ply, searched, pv)
+			d := depth
+			if m == ttMove {
+				d += ext
+			}
+			v := s.child(p, m, d, 0, alpha, beta, ply, searched, pv)
 			if s.stop {
 				return 0
 			}
@@ -425,11 +461,11 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		return -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-1, -beta, -alpha, ply+1, pv, false)
 	}
 	keys := s.keys[ply][:len(moves)]
-	if searched > 0 {
-		// The staged moves are done: drop them.
+	if searched > 0 || excluded != s.cfg.NoMove {
+		// The staged moves are done (and the excluded one is not searched): drop them.
 		n := 0
 		for i, m := range moves {
-			if m != staged[0] && m != staged[1] {
+			if m != staged[0] && m != staged[1] && m != excluded {
 				keys[n] = keys[i]
 				n++
 			}
@@ -536,9 +572,9 @@ func (s *searcher[P, M, G]) setKiller(ply int, m, k1 M) {
 	}
 }
 
-// store writes a search result to the table (if any).
+// store writes a search result to the table (if any; not that of a search without a move).
 func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, bound uint8) {
-	if s.tt != nil {
+	if s.tt != nil && s.excluded[ply] == s.cfg.NoMove {
 		s.tt.Store(key, m, s.toTT(v, ply), depth, bound)
 	}
 }
@@ -582,6 +618,7 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil)
 	s.null = e.Opts.Null
 	s.iir = e.Opts.IIR
+	s.se = e.Opts.Singular && s.cfg.Staged
 	s.nodes, s.nodeLimit = 0, nodeLimit
 	s.start, s.hard = start, hard
 	s.stop = false

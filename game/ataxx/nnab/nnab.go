@@ -67,6 +67,9 @@ type Options struct {
 	// IIR: internal iterative reduction (engine/alphabeta.Options.IIR), an experiment that
 	// changes the trees (docs/search.md).
 	IIR bool
+	// Singular: singular extensions (engine/alphabeta.Options.Singular), an experiment that
+	// changes the trees (docs/search.md).
+	Singular bool
 }
 
 const defaultHashMB = 64
@@ -91,7 +94,7 @@ func New(o Options) (*Engine, error) {
 	}
 	return &Engine{ab: ab.New(config, ab.Options{
 		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
-		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR,
+		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR, Singular: o.Singular,
 	}, newHooks(o.Net))}, nil
 }
 
