@@ -117,6 +117,9 @@ type EngineOptions struct {
 	Playouts int
 	// HashMB sizes an alpha-beta engine's transposition table (0: its default).
 	HashMB int
+	// Experiments are an engine's search experiment switches, comma-separated (the engines
+	// that have them say which; "": none).
+	Experiments string
 	// Book, when set, answers the positions it holds before the engine is asked (an opening
 	// book, see Book); games with a judge notation only.
 	Book *Book

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"strings"
 
 	"colony/game/ataxx"
 	"colony/game/ataxx/nnab"
@@ -39,5 +40,17 @@ func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nnab.New(nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB})
+	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB}
+	for _, x := range strings.Split(o.Experiments, ",") {
+		switch x {
+		case "":
+		case "iir":
+			no.IIR = true
+		case "se":
+			no.Singular = true
+		default:
+			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se)", x)
+		}
+	}
+	return nnab.New(no)
 }

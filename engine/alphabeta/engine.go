@@ -14,7 +14,26 @@ type Options struct {
 	Depth  int    // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
 	Nodes  int64  // node budget per move (0: none; the smaller of this and Limits.Nodes)
 	NoLMR  bool   // disable late-move reductions
+	// NoPrune disables reverse futility and late-move pruning (Config.RFPDepth, Config.LMP).
+	NoPrune bool
+	Null    bool // null-move pruning (with the Game's CanNull and Static)
+	// IIR: internal iterative reduction, an experiment (docs/search.md): a node of depth >=
+	// IIRDepth that the table gives no move is searched a ply shallower.
+	IIR bool
+	// Singular: singular extensions and their multi-cut, an experiment (docs/search.md); with
+	// Config.Staged only (the table move is searched first, Game.Legal checks it).
+	Singular bool
 }
+
+// IIRDepth is the least depth Options.IIR reduces.
+const IIRDepth = 4
+
+// Singular extensions (Options.Singular) test nodes of depth >= SEDepth, against the table's
+// score less SEMargin a ply.
+const (
+	SEDepth        = 6
+	SEMargin int32 = 4
+)
 
 // DefaultMoveTime is a move's time when the limits give none (no clock, depth or nodes).
 const DefaultMoveTime = time.Second
@@ -134,11 +153,12 @@ func (e *Engine[P, M, G]) searcher() *searcher[P, M, G] {
 }
 
 // Search searches pos by iterative deepening within the budget (start: when the move's time
-// began; zero soft and hard times, depth and nodes: no such limit) and returns the best move
-// found: the only one without a search, NoMove when there is none. The root moves in exclude
-// are left out unless they are all there are.
-func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duration, depth int, nodes int64, exclude []M) M {
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, exclude)
+// began; zero soft and hard times, depth, nodes and soft nodes: no such limit; no iteration
+// starts once softNodes are spent) and returns the best move found: the only one without a
+// search, NoMove when there is none. The root moves in exclude are left out unless they are
+// all there are.
+func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duration, depth int, nodes, softNodes int64, exclude []M) M {
+	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, softNodes, exclude)
 }
 
 // Score returns the value of pos for the side to move by a fixed-depth search (depth 0: the
@@ -147,5 +167,6 @@ func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duratio
 func (e *Engine[P, M, G]) Score(pos P, depth int) int32 {
 	s := e.searcher()
 	s.begin(e, time.Time{}, 0, 0)
-	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true)
+	s.g.Root(pos)
+	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true, false)
 }

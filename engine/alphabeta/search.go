@@ -1,13 +1,18 @@
-// Package alphabeta is the alpha-beta search of Colony's classical engines, for any two-player
-// game with 16-bit moves: iterative deepening with optional aspiration windows, fail-soft
-// negamax principal-variation search, a transposition table (engine/tt), killer and history
-// move ordering, late-move reductions, and the clock split of the judge's whole-game clock.
-// What is game-specific (the evaluation, the static move order, terminal and forced scores,
-// extensions, the reductions, the table key) comes from the game's Game hooks; Engine is the
-// part of an engine every game shares (options, table, statistics, limits).
+// Package alphabeta is Colony's alpha-beta search, for any two-player game with 16-bit moves:
+// iterative deepening with optional aspiration windows, fail-soft negamax principal-variation
+// search, a transposition table (engine/tt), killer and history move ordering, late-move
+// reductions, optional staged move picking (the table move and the first killer before any
+// move is generated), reverse futility and late-move pruning near the leaves, null-move
+// pruning, and the clock split of the judge's whole-game clock. What is game-specific (the
+// evaluation, the static move order, terminal and forced scores, extensions, the reductions,
+// the table key) comes from the game's Game hooks; Engine is the part of an engine every game
+// shares (options, table, statistics, limits).
 //
-// Positions are passed by value (copy-make) and every buffer is sized when the searcher is
-// built, so a search does not allocate.
+// Positions are passed by value (copy-make): every child is made by the Game's Play hook with
+// its ply, so that an evaluator kept incrementally (a per-ply stack of accumulators brought
+// up to date lazily, as the NNUE engine does) can record how the child follows from its
+// parent; Root tells it the search's root. Every buffer is sized when the searcher is built,
+// so a search does not allocate.
 package alphabeta
 
 import (
@@ -25,6 +30,7 @@ type Move interface{ ~uint16 }
 type Position[P any, M Move] interface {
 	Hash() uint64
 	Apply(m M) P
+	ToMove() int
 }
 
 // Game is the game-specific part of a search. The search calls it at every node, so its
@@ -33,11 +39,10 @@ type Position[P any, M Move] interface {
 type Game[P any, M Move] interface {
 	// Enter is called on entering every node below the root, before anything else: done with
 	// score when p's value is known without a search (a finished game, a forced result); else
-	// the depth to search p to (depth, or more for an extension), the window (alpha, beta, or
-	// narrower: mate-distance pruning) and p's transposition-table key (the hash, or more where
-	// the value depends on more).
-	Enter(p P, ply, depth int, alpha, beta int32) (score int32, done bool, newDepth int, newAlpha, newBeta int32, key uint64)
-	// Key is p's transposition-table key, as Enter gives it (for the root).
+	// the depth to search p to (depth, or more for an extension) and the window (alpha, beta,
+	// or narrower: mate-distance pruning).
+	Enter(p P, ply, depth int, alpha, beta int32) (score int32, done bool, newDepth int, newAlpha, newBeta int32)
+	// Key is p's transposition-table key (the hash, or more where the value depends on more).
 	Key(p P) uint64
 	// Leaf is p's value at the horizon, for the side to move.
 	Leaf(p P, ply int) int32
@@ -48,7 +53,41 @@ type Game[P any, M Move] interface {
 	Moves(p P, moves []M, o *Order[M]) ([]M, int)
 	// Stuck scores p when its only move is the pass and its value is known then (ok).
 	Stuck(p P, ply int) (score int32, ok bool)
+
+	// Root is called with the root of every search (Search and Score) before any Play.
+	Root(p P)
+	// Play returns the child of p (at ply) by m, the pass included (a forced one, or the null
+	// move): p.Apply(m), and whatever an incremental evaluator records for the child's ply.
+	Play(p P, m M, ply int) P
+	// Static is p's static value for the side to move (p at ply): reverse futility and null-move
+	// pruning compare it with beta. Only called when Config.RFPDepth or Options.Null ask.
+	Static(p P, ply int) int32
+	// CanNull reports whether the side to move may give the opponent a null move (Options.Null):
+	// it has a move other than the pass.
+	CanNull(p P) bool
+	// Legal reports whether m (a table move or a killer: any value, NoMove included) is legal in
+	// p. Only called with Config.Staged.
+	Legal(p P, m M) bool
 }
+
+// Plain are the hooks of a game without an incremental evaluator or pruning: Play is Apply,
+// Root does nothing, and the pruning hooks are never called (a game's hooks embed it).
+type Plain[P Position[P, M], M Move] struct{}
+
+// Root does nothing.
+func (Plain[P, M]) Root(P) {}
+
+// Play is p.Apply(m).
+func (Plain[P, M]) Play(p P, m M, _ int) P { return p.Apply(m) }
+
+// Static panics: a game that prunes gives its own.
+func (Plain[P, M]) Static(P, int) int32 { panic("alphabeta: Static of Plain hooks") }
+
+// CanNull is false: no null moves.
+func (Plain[P, M]) CanNull(P) bool { return false }
+
+// Legal panics: a staged game gives its own.
+func (Plain[P, M]) Legal(P, M) bool { panic("alphabeta: Legal of Plain hooks") }
 
 // Order makes the sort keys of a node's moves from their static ordering values: the table
 // move first, then by the static value plus the history score and the killers' bonus. A key
@@ -114,6 +153,21 @@ type Config[M Move] struct {
 	// windows).
 	Aspiration int32
 	ReserveDiv int // ClockSplit keeps min(myTime/ReserveDiv, 300 ms) in reserve (default 4)
+
+	// RootTieMove orders root moves of equal keys by move value (else in generation order).
+	RootTieMove bool
+	// Staged: a node searches the table move and then the first killer (when Game.Legal says
+	// they are legal) before it generates the moves; a cut by them costs no generation. The
+	// killer is never reduced, and a cut among them penalises no other move's history.
+	Staged bool
+	// Pruning near the leaves (Options.NoPrune turns both off), never in PV nodes: reverse
+	// futility cuts a node of depth <= RFPDepth whose Static value stands RFPMargin a ply
+	// above beta (beta not a proven score; 0: none); late-move pruning searches at most
+	// LMP[depth] moves at a node of depth < len(LMP) once a move scored above a proven loss
+	// (nil: none).
+	RFPDepth  int
+	RFPMargin int32
+	LMP       []int
 }
 
 // withDefaults returns c with its zero fields set to their defaults.
@@ -159,6 +213,12 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	tt      *tt.Table[M]
 	exactTT bool
 	lmr     bool
+	prune   bool // reverse futility and late-move pruning
+	null    bool // null-move pruning
+	iir     bool // internal iterative reduction
+	se      bool // singular extensions
+
+	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
 
 	nodes     int64
 	nodeLimit int64
@@ -181,6 +241,10 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *searcher[P, M, G] {
 	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves)}
 	s.killers = make([][2]M, cfg.MaxPly)
+	s.excluded = make([]M, cfg.MaxPly)
+	for i := range s.excluded {
+		s.excluded[i] = cfg.NoMove
+	}
 	for i := range s.history {
 		s.history[i] = make([]int32, cfg.HistSize)
 		s.zeroHist[i] = make([]int32, cfg.HistSize)
@@ -247,8 +311,9 @@ func (s *searcher[P, M, G]) checkStop() {
 	}
 }
 
-// search is fail-soft negamax PVS. ply is the distance from the root.
-func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, pv bool) int32 {
+// search is fail-soft negamax PVS. ply is the distance from the root; nullOK allows a null
+// move (not at the root of Score, not after a pass).
+func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, pv, nullOK bool) int32 {
 	s.nodes++
 	if s.nodes&checkMask == 0 {
 		s.checkStop()
@@ -259,7 +324,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	if s.stop {
 		return 0
 	}
-	v, done, depth, alpha, beta, key := s.g.Enter(p, ply, depth, alpha, beta)
+	v, done, depth, alpha, beta := s.g.Enter(p, ply, depth, alpha, beta)
 	if done {
 		return v
 	}
@@ -267,10 +332,13 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		return s.g.Leaf(p, ply)
 	}
 
+	key := s.g.Key(p)
 	ttMove := s.cfg.NoMove
-	if s.tt != nil {
+	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
+	var ttEntry tt.Entry[M]
+	if s.tt != nil && excluded == s.cfg.NoMove {
 		if en, ok := s.tt.Probe(key); ok {
-			ttMove = en.Move
+			ttMove, ttEntry = en.Move, en
 			if !pv && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
 				v := s.fromTT(int32(en.Score), ply)
 				switch {
@@ -283,7 +351,105 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		}
 	}
 
+	// Internal iterative reduction: without a table move the ordering is poor and the node
+	// likely new; it is searched a ply shallower.
+	if s.iir && depth >= IIRDepth && ttMove == s.cfg.NoMove {
+		depth--
+	}
+
+	// Reverse futility: near the leaves, a node that stands far enough above beta by its
+	// static value alone is cut without a search.
+	inBounds := beta > -s.cfg.WinBound && beta < s.cfg.WinBound
+	static, haveStatic := int32(0), false
+	if s.prune && !pv && depth <= s.cfg.RFPDepth && inBounds {
+		static, haveStatic = s.g.Static(p, ply), true
+		if static-s.cfg.RFPMargin*int32(depth) >= beta {
+			return static
+		}
+	}
+
+	// Null move: give the opponent a free move; if we still stand above beta at a depth
+	// reduced by 2 + depth/4, cut. Not twice in a row.
+	if s.null && nullOK && !pv && depth >= 3 && inBounds && s.g.CanNull(p) {
+		if !haveStatic {
+			static = s.g.Static(p, ply)
+		}
+		if static >= beta {
+			v := -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-3-depth/4, -beta, -beta+1, ply+1, false, false)
+			if s.stop {
+				return 0
+			}
+			if v >= beta {
+				return v
+			}
+		}
+	}
+
+	// Singular extension: when the table says the table move holds beta at nearly this
+	// depth, the node is searched without it, at half depth, against a bound below the
+	// table's score; if nothing else reaches it the table move is singular and is searched a
+	// ply deeper; if the bound is above beta, two moves beat beta and the node is cut.
+	ext := 0
+	if s.se && ply > 0 && depth >= SEDepth && ttMove != s.cfg.NoMove && ttEntry.Bound&tt.Lower != 0 &&
+		int(ttEntry.Depth) >= depth-3 && s.g.Legal(p, ttMove) {
+		if ttv := s.fromTT(int32(ttEntry.Score), ply); ttv > -s.cfg.WinBound && ttv < s.cfg.WinBound {
+			sBeta := ttv - SEMargin*int32(depth)
+			s.excluded[ply] = ttMove
+			v := s.search(p, (depth-1)/2, sBeta-1, sBeta, ply, false, false)
+			s.excluded[ply] = s.cfg.NoMove
+			if s.stop {
+				return 0
+			}
+			if v < sBeta {
+				ext = 1
+			} else if sBeta >= beta {
+				return sBeta
+			}
+		}
+	}
+
+	origAlpha := alpha
+	best := -infinity
+	bestMove := s.cfg.NoMove
 	k1, k2 := s.killers[ply][0], s.killers[ply][1]
+
+	// Staged: the table move, then the first killer, before any move is generated.
+	staged := [2]M{s.cfg.NoMove, s.cfg.NoMove}
+	searched := 0
+	if s.cfg.Staged {
+		staged[0] = ttMove
+		if k1 != ttMove {
+			staged[1] = k1
+		}
+		for j, m := range staged {
+			if m == excluded || !s.g.Legal(p, m) {
+				staged[j] = s.cfg.NoMove
+				continue
+			}
+			d := depth
+			if m == ttMove {
+				d += ext
+			}
+			v := s.child(p, m, d, 0, alpha, beta, ply, searched, pv)
+			if s.stop {
+				return 0
+			}
+			searched++
+			if v > best {
+				best, bestMove = v, m
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						s.updateHistory(p.ToMove(), m, int32(depth*depth))
+						s.setKiller(ply, m, k1)
+						s.store(key, m, v, depth, ply, tt.Lower)
+						return v
+					}
+				}
+			}
+		}
+	}
+
 	o := &s.order
 	o.Keys, o.hist = s.keys[ply], s.history
 	o.ttMove, o.k1, o.k2 = ttMove, k1, k2
@@ -292,18 +458,32 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		if v, ok := s.g.Stuck(p, ply); ok {
 			return v
 		}
-		return -s.search(p.Apply(s.cfg.Pass), depth-1, -beta, -alpha, ply+1, pv)
+		return -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-1, -beta, -alpha, ply+1, pv, false)
 	}
 	keys := s.keys[ply][:len(moves)]
+	if searched > 0 || excluded != s.cfg.NoMove {
+		// The staged moves are done (and the excluded one is not searched): drop them.
+		n := 0
+		for i, m := range moves {
+			if m != staged[0] && m != staged[1] && m != excluded {
+				keys[n] = keys[i]
+				n++
+			}
+		}
+		keys = keys[:n]
+	}
 
-	origAlpha := alpha
-	best := -infinity
-	bestMove := s.cfg.NoMove
+	// The first moves are picked one at a time (a cut usually comes early), the rest sorted
+	// once. Where late-move pruning applies, the picks cover every move it lets through.
 	reduce := s.lmr && depth >= 3 && s.cfg.ReduceSides>>side&1 != 0
+	lmp := s.prune && !pv && depth < len(s.cfg.LMP)
+	picks := 3
+	if lmp {
+		picks = max(s.cfg.LMP[depth]-searched, 0)
+	}
 	n := len(keys)
 	for i := 0; i < n; i++ {
-		// Selection for the first few moves (most nodes cut early), then one sort.
-		if i < 3 {
+		if i < picks {
 			bi := i
 			for j := i + 1; j < n; j++ {
 				if keys[j] < keys[bi] {
@@ -311,31 +491,23 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 				}
 			}
 			keys[i], keys[bi] = keys[bi], keys[i]
-		} else if i == 3 {
-			slices.Sort(keys[3:n])
+		} else if i == picks {
+			slices.Sort(keys[i:n])
 		}
 		m := M(keys[i] & 0xFFFF)
-		c := p.Apply(m)
-		var v int32
-		if i == 0 {
-			v = -s.search(c, depth-1, -beta, -alpha, ply+1, pv)
-		} else {
-			r := 0
-			if reduce && m != k1 && m != k2 && -(keys[i]>>16) < int64(s.cfg.ReduceBelow) {
-				r = int(s.cfg.Reductions[min(depth, 63)][min(i, 63)])
-				if pv && r > 0 && s.cfg.ReducePVLess {
-					r--
-				}
-				r = min(r, depth-2)
-			}
-			v = -s.search(c, depth-1-r, -alpha-1, -alpha, ply+1, false)
-			if v > alpha && r > 0 {
-				v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false)
-			}
-			if pv && v > alpha && v < beta {
-				v = -s.search(c, depth-1, -beta, -alpha, ply+1, true)
-			}
+		idx := i + searched // the move's rank at this node
+		if lmp && idx >= s.cfg.LMP[depth] && best > -s.cfg.WinBound {
+			break
 		}
+		r := 0
+		if idx > 0 && reduce && m != k1 && m != k2 && -(keys[i]>>16) < int64(s.cfg.ReduceBelow) {
+			r = int(s.cfg.Reductions[min(depth, 63)][min(idx, 63)])
+			if pv && r > 0 && s.cfg.ReducePVLess {
+				r--
+			}
+			r = min(r, depth-2)
+		}
+		v := s.child(p, m, depth, r, alpha, beta, ply, idx, pv)
 		if s.stop {
 			return 0
 		}
@@ -350,27 +522,61 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 					for j := 0; j < i; j++ {
 						s.updateHistory(side, M(keys[j]&0xFFFF), -bonus)
 					}
-					if m != k1 {
-						s.killers[ply][1] = k1
-						s.killers[ply][0] = m
+					for _, sm := range staged {
+						if sm != s.cfg.NoMove {
+							s.updateHistory(side, sm, -bonus)
+						}
 					}
+					s.setKiller(ply, m, k1)
 					break
 				}
 			}
 		}
 	}
 
-	if s.tt != nil {
-		bound := tt.Upper
-		switch {
-		case best >= beta:
-			bound = tt.Lower
-		case best > origAlpha:
-			bound = tt.Exact
-		}
-		s.tt.Store(key, bestMove, s.toTT(best, ply), depth, bound)
+	bound := tt.Upper
+	switch {
+	case best >= beta:
+		bound = tt.Lower
+	case best > origAlpha:
+		bound = tt.Exact
 	}
+	s.store(key, bestMove, best, depth, ply, bound)
 	return best
+}
+
+// child searches the child of p (at ply) by m, the idx-th move searched at p: the first with
+// the full window, the others with a null window first (r plies shallower, then at full
+// depth if it beats alpha), then, on the principal variation, with the full window again if
+// the score falls inside it.
+func (s *searcher[P, M, G]) child(p P, m M, depth, r int, alpha, beta int32, ply, idx int, pv bool) int32 {
+	c := s.g.Play(p, m, ply)
+	if idx == 0 {
+		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+	}
+	v := -s.search(c, depth-1-r, -alpha-1, -alpha, ply+1, false, true)
+	if v > alpha && r > 0 {
+		v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false, true)
+	}
+	if pv && v > alpha && v < beta {
+		v = -s.search(c, depth-1, -beta, -alpha, ply+1, true, true)
+	}
+	return v
+}
+
+// setKiller makes m the first killer at ply (k1 the one before it).
+func (s *searcher[P, M, G]) setKiller(ply int, m, k1 M) {
+	if m != k1 {
+		s.killers[ply][1] = k1
+		s.killers[ply][0] = m
+	}
+}
+
+// store writes a search result to the table (if any; not that of a search without a move).
+func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, bound uint8) {
+	if s.tt != nil && s.excluded[ply] == s.cfg.NoMove {
+		s.tt.Store(key, m, s.toTT(v, ply), depth, bound)
+	}
 }
 
 // searchRoot searches the root moves in their current order; the best one found with a score
@@ -380,16 +586,7 @@ func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 
 	best := -infinity
 	for i := range s.root {
 		m := s.root[i].m
-		c := p.Apply(m)
-		var v int32
-		if i == 0 {
-			v = -s.search(c, depth-1, -beta, -alpha, 1, true)
-		} else {
-			v = -s.search(c, depth-1, -alpha-1, -alpha, 1, false)
-			if v > alpha && v < beta {
-				v = -s.search(c, depth-1, -beta, -alpha, 1, true)
-			}
-		}
+		v := s.child(p, m, depth, 0, alpha, beta, 0, i, true)
 		if s.stop {
 			return best
 		}
@@ -418,14 +615,19 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	}
 	s.exactTT = e.ExactTT
 	s.lmr = !e.Opts.NoLMR && s.cfg.Reductions != nil
+	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil)
+	s.null = e.Opts.Null
+	s.iir = e.Opts.IIR
+	s.se = e.Opts.Singular && s.cfg.Staged
 	s.nodes, s.nodeLimit = 0, nodeLimit
 	s.start, s.hard = start, hard
 	s.stop = false
 }
 
 // run is the iterative-deepening driver. The root moves in exclude are not searched unless
-// they are all the moves there are.
-func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit int64, exclude []M) M {
+// they are all the moves there are; no iteration starts once softNodes nodes are spent
+// (0: no such limit).
+func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit, softNodes int64, exclude []M) M {
 	s.begin(e, start, hard, nodeLimit)
 	if s.tt != nil {
 		e.tt.NextSearch()
@@ -448,6 +650,7 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	if len(exclude) >= len(moves) {
 		exclude = nil
 	}
+	s.g.Root(pos)
 	// Initial root order: the table move, then the static order; the seed breaks ties.
 	ttMove := s.cfg.NoMove
 	if s.tt != nil {
@@ -470,12 +673,15 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 		}
 		s.root = append(s.root, rootMove[M]{m: m, order: k})
 	}
+	tieMove := s.cfg.RootTieMove
 	slices.SortStableFunc(s.root, func(a, b rootMove[M]) int {
 		switch {
 		case a.order > b.order:
 			return -1
 		case a.order < b.order:
 			return 1
+		case tieMove:
+			return int(a.m) - int(b.m)
 		}
 		return 0
 	})
@@ -491,7 +697,7 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 		func() bool { return s.stop },
 		func(d int, v int32) bool {
 			e.lastDepth, e.lastScore = d, s.bestScore
-			return soft > 0 && time.Since(start) >= soft/2
+			return soft > 0 && time.Since(start) >= soft/2 || softNodes > 0 && s.nodes >= softNodes
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove

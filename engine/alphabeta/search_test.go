@@ -45,13 +45,13 @@ func (p toyPos) Apply(m toyMove) toyPos {
 	return toyPos{h: Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
 }
 
-type toyGame struct{}
+type toyGame struct{ Plain[toyPos, toyMove] }
 
-func (g *toyGame) Enter(p toyPos, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32, uint64) {
+func (g *toyGame) Enter(p toyPos, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32) {
 	if p.Terminal() {
-		return toyTerminal(p, ply), true, depth, alpha, beta, 0
+		return toyTerminal(p, ply), true, depth, alpha, beta
 	}
-	return 0, false, depth, alpha, beta, g.Key(p)
+	return 0, false, depth, alpha, beta
 }
 func (g *toyGame) Key(p toyPos) uint64          { return p.h ^ uint64(p.left)<<56 }
 func (g *toyGame) Leaf(p toyPos, ply int) int32 { return toyLeaf(p) }
@@ -142,7 +142,7 @@ func TestSearchFindsTheMinimaxMove(t *testing.T) {
 	e := exactEngine()
 	for i, p := range toyRoots(40) {
 		depth := 1 + i%5
-		m := e.Search(p, time.Now(), 0, 0, depth, 0, nil)
+		m := e.Search(p, time.Now(), 0, 0, depth, 0, 0, nil)
 		d, s, n := e.Stats()
 		want := negamax(p, depth, 0)
 		if s >= toyBound || s <= -toyBound {
@@ -168,7 +168,7 @@ func TestSearchFindsTheMinimaxMove(t *testing.T) {
 func TestReductionsAndTable(t *testing.T) {
 	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
 	for i, p := range toyRoots(40) {
-		m := e.Search(p, time.Now(), 0, 0, 12, 0, nil)
+		m := e.Search(p, time.Now(), 0, 0, 12, 0, 0, nil)
 		if !slices.Contains(p.LegalMoves(nil), m) {
 			t.Fatalf("root %d: illegal move %v", i, m)
 		}
@@ -183,14 +183,14 @@ func TestExclude(t *testing.T) {
 	e := exactEngine()
 	p := toyRoots(1)[0]
 	moves := p.LegalMoves(nil)
-	best := e.Search(p, time.Now(), 0, 0, 4, 0, nil)
-	if m := e.Search(p, time.Now(), 0, 0, 4, 0, []toyMove{best}); m == best || !slices.Contains(moves, m) {
+	best := e.Search(p, time.Now(), 0, 0, 4, 0, 0, nil)
+	if m := e.Search(p, time.Now(), 0, 0, 4, 0, 0, []toyMove{best}); m == best || !slices.Contains(moves, m) {
 		t.Fatalf("excluded %v, got %v", best, m)
 	}
-	if m := e.Search(p, time.Now(), 0, 0, 4, 0, moves); m != best {
+	if m := e.Search(p, time.Now(), 0, 0, 4, 0, 0, moves); m != best {
 		t.Fatalf("everything excluded: got %v, want the best move %v", m, best)
 	}
-	if m := e.Search(toyPos{h: 3}, time.Now(), 0, 0, 4, 0, nil); m != toyNoMove {
+	if m := e.Search(toyPos{h: 3}, time.Now(), 0, 0, 4, 0, 0, nil); m != toyNoMove {
 		t.Fatalf("finished game: got %v, want NoMove", m)
 	}
 }
@@ -198,17 +198,17 @@ func TestExclude(t *testing.T) {
 func TestLimitsAndAllocs(t *testing.T) {
 	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
 	p := toyPos{h: 99, left: 40}
-	e.Search(p, time.Now(), 0, 0, 0, 3000, nil)
+	e.Search(p, time.Now(), 0, 0, 0, 3000, 0, nil)
 	// The root counts one node past the limit at most.
 	if _, _, n := e.Stats(); n > 3001 || n < 2000 {
 		t.Fatalf("node limit 3000: %d nodes", n)
 	}
 	start := time.Now()
-	e.Search(p, start, 0, 20*time.Millisecond, 0, 0, nil)
+	e.Search(p, start, 0, 20*time.Millisecond, 0, 0, 0, nil)
 	if el := time.Since(start); el > time.Second {
 		t.Fatalf("a 20 ms hard limit took %v", el)
 	}
-	if a := testing.AllocsPerRun(3, func() { e.Search(p, time.Now(), 0, 0, 6, 0, nil) }); a != 0 {
+	if a := testing.AllocsPerRun(3, func() { e.Search(p, time.Now(), 0, 0, 6, 0, 0, nil) }); a != 0 {
 		t.Fatalf("%v allocations per search", a)
 	}
 	if a := testing.AllocsPerRun(3, func() { e.Score(p, 3) }); a != 0 {
@@ -252,5 +252,37 @@ func TestBudget(t *testing.T) {
 		if soft <= 0 || soft > hard || hard > max(my/3, time.Millisecond) {
 			t.Fatalf("ClockSplit(%v): soft %v hard %v", my, soft, hard)
 		}
+	}
+}
+
+// TestSoftNodes: no iteration starts once the soft node budget is spent, so the search stops
+// at a shallower depth than without it, having spent at least that budget.
+func TestSoftNodes(t *testing.T) {
+	p := toyPos{h: 5, left: 40}
+	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
+	e.Search(p, time.Now(), 0, 0, 10, 0, 0, nil)
+	fullDepth, _, fullNodes := e.Stats()
+	e.NewGame()
+	e.Search(p, time.Now(), 0, 0, 10, 0, fullNodes/20, nil)
+	d, _, n := e.Stats()
+	if d >= fullDepth || n < fullNodes/20 {
+		t.Fatalf("soft budget %d: depth %d after %d nodes; without it depth %d, %d nodes", fullNodes/20, d, n, fullDepth, fullNodes)
+	}
+}
+
+// TestIIR: without a table no node has a table move, so internal iterative reduction searches
+// every node of depth >= IIRDepth a ply shallower: fewer nodes, still a legal move.
+func TestIIR(t *testing.T) {
+	p := toyPos{h: 8, left: 40}
+	nodes := [2]int64{}
+	for i, iir := range []bool{false, true} {
+		e := New(toyConfig, Options{HashMB: -1, IIR: iir}, &toyGame{})
+		if m := e.Search(p, time.Now(), 0, 0, 9, 0, 0, nil); !slices.Contains(p.LegalMoves(nil), m) {
+			t.Fatalf("IIR %v: illegal move %v", iir, m)
+		}
+		_, _, nodes[i] = e.Stats()
+	}
+	if nodes[1] >= nodes[0] {
+		t.Fatalf("nodes with IIR %d, without %d", nodes[1], nodes[0])
 	}
 }

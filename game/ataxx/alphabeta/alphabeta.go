@@ -25,6 +25,10 @@ type Options struct {
 
 const defaultHashMB = 64
 
+// SearchConfig returns Bacteria War's search configuration (engine/alphabeta), the base of
+// every Ataxx engine on that search (nnab adds its pruning to it).
+func SearchConfig() ab.Config[ataxx.Move] { return config }
+
 // config is Bacteria War's search configuration (engine/alphabeta; the depth and ply bounds
 // and the history size are its defaults). Killers and root moves keep their history score.
 var config = ab.Config[ataxx.Move]{
@@ -93,7 +97,7 @@ func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
 	// The clock above the turn-cap reserve is shared among the moves.
 	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ExpectedMoves(&pos))
-	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, nil); m != ataxx.NoMove {
+	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, 0, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass

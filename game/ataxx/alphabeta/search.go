@@ -36,17 +36,26 @@ func init() {
 // position depend on it, so entries from different turns must not be confused.
 func ttKey(p *ataxx.Position) uint64 { return p.Hash() ^ turnKeys[p.Turns()] }
 
-// hooks are Bacteria War's part of the generic search (engine/alphabeta): the evaluation
-// weights.
-type hooks struct{ w *Weights }
+// Rules are the hooks of engine/alphabeta that every Bacteria War search shares (this
+// engine's and nnab's): the finished game's score, the static move order, the stuck side's
+// known result. An engine's hooks embed them and add the table key and the evaluation.
+type Rules struct {
+	ab.Plain[ataxx.Position, ataxx.Move]
+}
+
+// hooks are the classical engine's part of the generic search (engine/alphabeta): the
+// evaluation weights.
+type hooks struct {
+	Rules
+	w *Weights
+}
 
 // reductions: Ataxx has a large branching factor and the ordering by gain is good, so late
 // moves are reduced early and deeply (measured in self-play against a milder table: 60% of 60
 // games at equal nodes).
 var reductions = Reductions
 
-// Reductions is Bacteria War's late-move reduction table, by depth and move index (nnab uses
-// it too).
+// Reductions is Bacteria War's late-move reduction table, by depth and move index.
 var Reductions = func() *ab.LMR {
 	var t ab.LMR
 	for d := range 64 {
@@ -67,13 +76,12 @@ var Reductions = func() *ab.LMR {
 	return &t
 }()
 
-// Enter scores a finished game; Bacteria War has no extensions. The table key has the turn
-// count.
-func (h *hooks) Enter(p ataxx.Position, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32, uint64) {
+// Enter scores a finished game; Bacteria War has no extensions.
+func (Rules) Enter(p ataxx.Position, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32) {
 	if p.Terminal() {
-		return terminalScore(&p, ply), true, depth, alpha, beta, 0
+		return terminalScore(&p, ply), true, depth, alpha, beta
 	}
-	return 0, false, depth, alpha, beta, ttKey(&p)
+	return 0, false, depth, alpha, beta
 }
 
 // Key is the table key: the hash with the turn count.
@@ -82,18 +90,25 @@ func (h *hooks) Key(p ataxx.Position) uint64 { return ttKey(&p) }
 // Leaf is the value of p at the search horizon: a stuck side's proven result, else the static
 // evaluation.
 func (h *hooks) Leaf(p ataxx.Position, ply int) int32 {
-	if !p.HasMove() {
-		if v, ok := stuckScore(&p, ply); ok {
-			return v
-		}
+	if v, ok := BlockedScore(&p, ply); ok {
+		return v
 	}
 	return h.w.evaluate(&p)
+}
+
+// BlockedScore is the known result of a side to move that reaches no empty cell within two
+// steps (so cannot move), when stuckScore knows it: the leaf rule of every Ataxx search.
+func BlockedScore(p *ataxx.Position, ply int) (int32, bool) {
+	if p.HasMove() {
+		return 0, false
+	}
+	return stuckScore(p, ply)
 }
 
 // Moves generates the moves in the static order's values: the swing in piece difference
 // (captures count twice, a division adds one), a leap penalised for the hole it leaves next
 // to own pieces.
-func (h *hooks) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]) ([]ataxx.Move, int) {
+func (Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]) ([]ataxx.Move, int) {
 	moves = p.LegalMoves(moves)
 	side := p.ToMove()
 	if len(moves) == 0 || moves[0] == ataxx.Pass {
@@ -109,7 +124,7 @@ func (h *hooks) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Mo
 }
 
 // Stuck scores the side to move's forced pass when the rest of the game is known.
-func (h *hooks) Stuck(p ataxx.Position, ply int) (int32, bool) { return stuckScore(&p, ply) }
+func (Rules) Stuck(p ataxx.Position, ply int) (int32, bool) { return stuckScore(&p, ply) }
 
 // TerminalScore scores a finished game at distance ply from the root, for the side to move
 // (the convention every Ataxx alpha-beta shares: nnab uses it too).

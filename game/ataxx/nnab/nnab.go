@@ -1,10 +1,12 @@
 // Package nnab is Bacteria War's alpha-beta engine on a learned, incrementally updated
-// evaluation (colony/nn/nnue): iterative-deepening principal-variation search with aspiration
-// windows, a transposition table (colony/engine/tt), killer and history move ordering,
-// late-move reductions and (optionally) null-move pruning. Positions are copy-made (an
-// ataxx.Position is 24 bytes); the accumulators live on a per-ply stack and are brought up to
-// date lazily, from the parent's, only when a node is evaluated (a node cut by the table or
-// finished by the rules costs no update).
+// evaluation (colony/nn/nnue): a set of hooks on Colony's one alpha-beta search
+// (colony/engine/alphabeta: iterative-deepening principal-variation search with aspiration
+// windows, a transposition table, killer and history move ordering, late-move reductions)
+// with the table move and first killer searched before the moves are generated, reverse
+// futility and late-move pruning near the leaves and (optionally) null-move pruning.
+// Positions are copy-made (an ataxx.Position is 24 bytes); the accumulators live on a per-ply
+// stack and are brought up to date lazily, from the parent's, only when a node is evaluated
+// (a node cut by the table or finished by the rules costs no update).
 //
 // The game's cells and players map onto the nnue scheme directly: cell = square, player 0 = O,
 // and the encoder's planes 0/1 hold O's and X's pieces, plane 3 is all ones when O is to move
@@ -17,7 +19,6 @@ import (
 
 	"colony/engine"
 	ab "colony/engine/alphabeta"
-	"colony/engine/tt"
 	"colony/game/ataxx"
 	"colony/game/ataxx/alphabeta"
 	"colony/nn/nnue"
@@ -63,24 +64,19 @@ type Options struct {
 	NoLMR   bool      // no late-move reductions
 	NoPrune bool      // no reverse futility or late-move pruning near the leaves
 	Null    bool      // null-move pruning
+	// IIR: internal iterative reduction (engine/alphabeta.Options.IIR), an experiment that
+	// changes the trees (docs/search.md).
+	IIR bool
+	// Singular: singular extensions (engine/alphabeta.Options.Singular), an experiment that
+	// changes the trees (docs/search.md).
+	Singular bool
 }
 
-const (
-	defaultHashMB = 64
-	reserveDiv    = 4 // ClockSplit keeps min(clock/4, 300 ms) back
-	maxPly        = 128
-	maxDepth      = 100
-)
+const defaultHashMB = 64
 
 // Engine is the engine. It plays one game at a time and is not safe for concurrent use.
 type Engine struct {
-	opts Options
-	tt   tt.Table[ataxx.Move]
-	s    *searcher
-
-	lastDepth int
-	lastScore int32
-	lastNodes int64
+	ab *ab.Engine[ataxx.Position, ataxx.Move, *hooks]
 }
 
 var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
@@ -96,7 +92,10 @@ func New(o Options) (*Engine, error) {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	return &Engine{opts: o}, nil
+	return &Engine{ab: ab.New(config, ab.Options{
+		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
+		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR, Singular: o.Singular,
+	}, newHooks(o.Net))}, nil
 }
 
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
@@ -111,43 +110,22 @@ func CheckArch(a nnue.Arch) error {
 func (e *Engine) Name() string { return "nnab" }
 
 // NewGame clears the table and the move-ordering statistics.
-func (e *Engine) NewGame() {
-	if e.tt.Allocated() {
-		e.tt.Clear()
-	}
-	if e.s != nil {
-		e.s.resetStats()
-	}
-}
+func (e *Engine) NewGame() { e.ab.NewGame() }
 
 // Stats returns the depth, score (hundredths of a piece for the side to move) and nodes of
 // the last search.
-func (e *Engine) Stats() (depth int, score int32, nodes int64) {
-	return e.lastDepth, e.lastScore, e.lastNodes
-}
+func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
-func (e *Engine) searcher() *searcher {
-	if e.s == nil {
-		e.s = newSearcher(e.opts.Net)
-	}
-	if !e.tt.Allocated() && e.opts.HashMB > 0 {
-		e.tt.Alloc(e.opts.HashMB, ataxx.NoMove)
-	}
-	return e.s
-}
-
-// budget turns limits into a soft time (no new iteration after half of it), a hard time, a
-// depth and a node budget (zero: none): Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike.
-func (e *Engine) budget(pos *ataxx.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
-	return ab.Budget(lim, e.opts.Depth, e.opts.Nodes, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(pos), reserveDiv)
-}
-
-// BestMove searches pos within lim.
+// BestMove searches pos within lim: Bacteria War's alpha-beta clock split
+// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike, and no
+// new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.budget(&pos, lim)
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, lim.SoftNodes)
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(&pos))
+	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
+		return m
+	}
+	return ataxx.Pass
 }
 
 // WinBound: scores at or beyond ±WinBound are proven wins and losses.
@@ -156,9 +134,4 @@ const WinBound = winBound
 // Score returns a fixed-depth search score of pos for the side to move (depth 0: the net's
 // evaluation, or the proven result of a stuck side). No clock; the table is shared with
 // BestMove.
-func (e *Engine) Score(pos *ataxx.Position, depth int) int32 {
-	s := e.searcher()
-	s.begin(e, time.Time{}, 0, 0)
-	s.setRoot(pos)
-	return s.search(*pos, max(depth, 0), -infinity, infinity, 0, true, false)
-}
+func (e *Engine) Score(pos *ataxx.Position, depth int) int32 { return e.ab.Score(*pos, depth) }

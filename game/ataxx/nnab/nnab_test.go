@@ -336,7 +336,7 @@ func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net, noP
 
 // benchNet is the embedded net (a random one when none is embedded): a trained net's search
 // tree is the one that matters.
-func benchNet(b *testing.B) *nnue.Net {
+func benchNet(b testing.TB) *nnue.Net {
 	m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, "")
 	if err != nil {
 		b.Logf("no embedded net (%v): a random one", err)
@@ -386,3 +386,32 @@ func benchMidgame(b *testing.B) ataxx.Position {
 func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Second)) }
 func cputimeNow() time.Time         { return time.Now() }
 func sinceSecs(t time.Time) float64 { return time.Since(t).Seconds() + 0.0005 }
+
+// TestExperimentsChangeTheTree: the search experiments that are off by default (IIR,
+// singular extensions) change a deep search's tree when on, and it still plays a legal move
+// without allocating.
+func TestExperimentsChangeTheTree(t *testing.T) {
+	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := benchNet(t)
+	var base int64
+	for i, o := range []Options{{}, {IIR: true}, {Singular: true}} {
+		o.Net, o.HashMB = net, 4
+		e := newEngine(t, o)
+		m := e.BestMove(p, engine.Limits{Depth: 8})
+		_, _, nodes := e.Stats()
+		if !p.IsLegal(m) {
+			t.Fatalf("%+v: illegal %v", o, m)
+		}
+		if i == 0 {
+			base = nodes
+		} else if nodes == base {
+			t.Errorf("%+v: %d nodes, as without it", o, nodes)
+		}
+		if a := testing.AllocsPerRun(2, func() { e.BestMove(p, engine.Limits{Depth: 5}) }); a != 0 {
+			t.Errorf("%+v: %v allocations per search", o, a)
+		}
+	}
+}

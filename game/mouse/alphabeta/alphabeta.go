@@ -128,7 +128,7 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		proverNodes = r.Nodes
 	}
 	e.ready(&pos)
-	m := e.ab.Search(pos, start, soft, hard, depth, nodes, e.veto)
+	m := e.ab.Search(pos, start, soft, hard, depth, nodes, 0, e.veto)
 	if proverNodes > 0 {
 		d, v, n := e.ab.Stats()
 		e.ab.SetStats(d, v, n+proverNodes)

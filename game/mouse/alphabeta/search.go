@@ -16,6 +16,8 @@ const (
 
 // hooks are Catch The Mouse's part of the generic search (engine/alphabeta).
 type hooks struct {
+	ab.Plain[mouse.Position, mouse.Move]
+
 	miceRole bool // the engine plays the mice: their evaluation profile
 
 	// evals caches leaf evaluations by hash (the evaluation is most of a search's time and
@@ -40,22 +42,22 @@ const row5Mice = uint64(mouse.RowFull) << (4 * mouse.Cols)
 // Enter scores a finished game, prunes by mate distance (nothing here can beat a win found
 // nearer the root) and answers a mouse on row 6: with the mice to move it wins at once; with
 // the team to move only Nadori's capture answers it, so the node is searched a ply deeper.
-func (h *hooks) Enter(p mouse.Position, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32, uint64) {
+func (h *hooks) Enter(p mouse.Position, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32) {
 	if p.Terminal() {
-		return terminalScore(&p, ply), true, depth, alpha, beta, 0
+		return terminalScore(&p, ply), true, depth, alpha, beta
 	}
 	alpha = max(alpha, -winScore+int32(ply))
 	beta = min(beta, winScore-int32(ply+1))
 	if alpha >= beta {
-		return alpha, true, depth, alpha, beta, 0
+		return alpha, true, depth, alpha, beta
 	}
 	if p.InnerMice()&row5Mice != 0 {
 		if p.ToMove() == mouse.Mice {
-			return winScore - int32(ply+1), true, depth, alpha, beta, 0
+			return winScore - int32(ply+1), true, depth, alpha, beta
 		}
 		depth++
 	}
-	return 0, false, depth, alpha, beta, p.Hash()
+	return 0, false, depth, alpha, beta
 }
 
 // Leaf is the race evaluation, in the profile of the engine's role.

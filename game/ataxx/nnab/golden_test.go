@@ -1,0 +1,68 @@
+package nnab
+
+import (
+	"testing"
+
+	"colony/engine"
+	"colony/game/ataxx"
+	"colony/internal/golden"
+	"colony/models"
+	"colony/nn/nnue"
+)
+
+// goldenNet is the net the golden trees were searched with (a file, not "the newest
+// embedded": a new net must not change this test).
+const goldenNet = "../../../models/bacteria-war/nnue/000004.nnue"
+
+// goldenPositions are the golden searches' positions: the start, the midgame diagram and 48
+// positions of random games.
+func goldenPositions(t testing.TB) []ataxx.Position {
+	t.Helper()
+	mid, err := ataxx.ParseDiagram(midgame, ataxx.O)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]ataxx.Position{ataxx.Start(), mid}, golden.Positions(48, 23, ataxx.Start(), 140,
+		func(p ataxx.Position, b []ataxx.Move) []ataxx.Move { return p.LegalMoves(b) },
+		ataxx.Position.Apply, ataxx.Position.Terminal)...)
+}
+
+// TestGoldenTrees: nnab's fixed-depth searches (with and without pruning, late-move
+// reductions, null moves, the table; a seed; node budgets, soft ones included) and Score on
+// 50 positions give the best move, score, depth and node count recorded in
+// testdata/golden.txt. The file was written by the search as it was before nnab became a set
+// of hooks on engine/alphabeta (its own parallel copy of the search), so this test is the
+// evidence that the fold kept every tree exactly; it must not be rewritten to make a change
+// pass unless the change is meant to alter nnab's trees (which breaks the C++ port's parity).
+func TestGoldenTrees(t *testing.T) {
+	m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, goldenNet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nnue.Quantize(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := func(o Options) *Engine {
+		o.Net = net
+		e, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	lines := golden.Trees(goldenPositions(t), ataxx.Position.FEN, []golden.Variant[ataxx.Position, ataxx.Move]{
+		{Name: "default", Engine: e(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "noprune", Engine: e(Options{HashMB: 4, NoPrune: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
+		{Name: "nolmr", Engine: e(Options{HashMB: 4, NoLMR: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
+		{Name: "plain", Engine: e(Options{HashMB: 4, NoLMR: true, NoPrune: true}), Lims: golden.Depths(2, 4)},
+		{Name: "null", Engine: e(Options{HashMB: 4, Null: true}), Lims: golden.Depths(3, 5, 7)},
+		{Name: "nullplain", Engine: e(Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}), Lims: golden.Depths(4)},
+		{Name: "seed", Engine: e(Options{Seed: 99}), Lims: golden.Depths(5)},
+		{Name: "notable", Engine: e(Options{HashMB: -1}), Lims: golden.Depths(4)},
+		{Name: "optdepth", Engine: e(Options{HashMB: 4, Depth: 3}), Lims: golden.Depths(5)},
+		{Name: "nodes", Engine: e(Options{HashMB: 4, Nodes: 4000}), Lims: []engine.Limits{{}}},
+		{Name: "softnodes", Engine: e(Options{HashMB: 4}), Lims: []engine.Limits{{Nodes: 20000, SoftNodes: 3000}}},
+	}, e(Options{HashMB: 4}).Score)
+	golden.Check(t, "testdata/golden.txt", golden.Header(ataxx.Info.Name, "nnab-trees"), lines)
+}
