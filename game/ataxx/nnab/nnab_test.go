@@ -131,6 +131,14 @@ func TestQuantizedEqualsFloatOnGames(t *testing.T) {
 	for _, sz := range [][2]int{{128, 0}, {64, 32}} {
 		ms = append(ms, testModel(sz[0], sz[1], 3))
 	}
+	for _, sz := range [][2]int{{128, 0}, {64, 32}} { // SCReLU accumulators
+		m := testModel(sz[0], sz[1], 3)
+		m.Arch.Activation = nnue.SCReLU
+		if err := CheckModel(m); err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
 	if m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, ""); err == nil {
 		ms = append(ms, m) // the trained net
 	}
@@ -199,7 +207,13 @@ func TestSearchZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}} {
+	sq := testModel(128, 0, 1)
+	sq.Arch.Activation = nnue.SCReLU
+	sqNet, err := nnue.Quantize(sq, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}, {HashMB: 4, Net: sqNet}} {
 		e := newEngine(t, o)
 		e.BestMove(p, engine.Limits{Depth: 3})
 		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
