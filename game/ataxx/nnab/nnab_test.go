@@ -1,6 +1,7 @@
 package nnab
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -400,3 +401,25 @@ func benchMidgame(b *testing.B) ataxx.Position {
 func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Second)) }
 func cputimeNow() time.Time         { return time.Now() }
 func sinceSecs(t time.Time) float64 { return time.Since(t).Seconds() + 0.0005 }
+
+// BenchmarkSearchShapes: the midgame search with random nets of other shapes (hidden width,
+// CReLU or SCReLU accumulators), for the evaluator's cost per node; NNAB_PORTABLE=1 turns the
+// AVX2 kernels off in a simd build. Random nets grow other trees: compare nodes/cpu-s.
+func BenchmarkSearchShapes(b *testing.B) {
+	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+		for _, h := range []int{64, 128, 256} {
+			b.Run(fmt.Sprintf("%s-%d", act, h), func(b *testing.B) {
+				m := testModel(h, 0, 1)
+				m.Arch.Activation = act
+				n, err := nnue.Quantize(m, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if os.Getenv("NNAB_PORTABLE") != "" {
+					n.SetSIMD(false)
+				}
+				benchSearch(b, benchMidgame(b), 6, n, true)
+			})
+		}
+	}
+}
