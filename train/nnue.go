@@ -129,7 +129,11 @@ func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
 		if err != nil {
 			return nil
 		}
-		return do(creluNode(y))
+		c := do(creluNode(y))
+		if err != nil || a.Activation != nnue.SCReLU {
+			return c
+		}
+		return do(G.HadamardProd(c, c)) // SCReLU = CReLU^2
 	}
 	hu, ht := half(n.us), half(n.them)
 	if err != nil {

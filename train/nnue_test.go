@@ -41,7 +41,8 @@ func fillNNUE(t *testing.T, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) (
 // TestNNUETrainerMatchesFloatForward: the trainer's graph computes the same logits as
 // nnue.Model.Forward on the same weights (before and after some training).
 func TestNNUETrainerMatchesFloatForward(t *testing.T) {
-	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16)} {
+	sc := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
+	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16), sc(nnueArch(32, 0)), sc(nnueArch(32, 16))} {
 		const B = 32
 		tr, err := NewNNUETrainer(nnue.NewRandom(a, 3), Config{Batch: B, LR: 1e-2})
 		if err != nil {

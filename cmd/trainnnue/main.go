@@ -37,6 +37,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	hidden := fs.Int("hidden", 128, "accumulator width per perspective of a fresh net (multiple of 16)")
 	l1 := fs.Int("l1", 0, "hidden dense units after the accumulators of a fresh net (0: none)")
+	activation := fs.String("activation", "crelu", "the accumulators' activation of a fresh net: crelu or screlu")
 	var c train.NNUEConfig
 	fs.StringVar(&c.Model, "model", "", "start model (default: a fresh net)")
 	fs.StringVar(&c.Shards, "shards", "", "shard directory (required)")
@@ -92,6 +93,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	if c.Model == "" {
 		if c.Arch, err = registry.NNUEArch(*game, *hidden, *l1); err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
+		if c.Arch.Activation, err = nnue.ParseActivation(*activation); err != nil {
 			fmt.Fprintln(stderr, "trainnnue:", err)
 			return 2
 		}

@@ -47,11 +47,18 @@ func TestTrainAndEval(t *testing.T) {
 	if err != nil || m.Step != 20 || m.Arch.Hidden != 16 {
 		t.Fatalf("trained model: %v (%+v)", err, m)
 	}
+	sq := filepath.Join(dir, "sq.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", sq, "-hidden", "16", "-steps", "5", "-batch", "32", "-activation", "screlu"}, &log); code != 0 {
+		t.Fatalf("train screlu: exit %d\n%s", code, log.String())
+	}
+	if m, err := nnue.Load(sq); err != nil || m.Arch.Activation != nnue.SCReLU {
+		t.Fatalf("-activation screlu: %v (%+v)", err, m)
+	}
 	log.Reset()
 	if code := run(context.Background(), []string{"-model", out, "-eval", shards}, &log); code != 0 || !strings.Contains(log.String(), "value MSE") {
 		t.Fatalf("-eval: exit %d\n%s", code, log.String())
 	}
-	for _, args := range [][]string{{"-out", out}, {"-shards", shards}, {"-shards", shards, "-out", out, "-game", "nope"}} {
+	for _, args := range [][]string{{"-out", out}, {"-shards", shards}, {"-shards", shards, "-out", out, "-game", "nope"}, {"-shards", shards, "-out", out, "-activation", "gelu"}} {
 		if code := run(context.Background(), args, &log); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}

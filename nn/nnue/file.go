@@ -18,11 +18,12 @@ import (
 //	magic            8 bytes  "COLONYNN"
 //	format version   uint32   2 (nn.TaggedFormatVersion)
 //	arch tag         uint16 length + "nnue-2p"
-//	body version     uint32   (BodyVersion)
+//	body version     uint32   1 for a CReLU net (BodyVersion1), 2 otherwise (BodyVersion)
 //	game             uint16 length + UTF-8 bytes
 //	encoder version  uint32
 //	architecture     7 x uint32: cells, planes, piece plane of player 0, of player 1,
 //	                 to-move plane, hidden, l1
+//	                 version 2 only: + uint32 activation (0 crelu, 1 screlu; others refused)
 //	training step    int64
 //	metadata         uint32 length + JSON object of strings
 //	weights SHA-256  32 bytes, over the weight bytes below
@@ -32,7 +33,8 @@ import (
 // Nothing may follow the weights. The convnet loader (nn.Load) refuses this file naming its
 // tag, and Load here refuses a convnet file the same way.
 const (
-	BodyVersion  = 1
+	BodyVersion  = 2
+	BodyVersion1 = 1 // no activation dim: CReLU (still written for CReLU nets)
 	maxMetaBytes = 1 << 20
 )
 
@@ -53,11 +55,16 @@ func (m *Model) SHA256() string {
 	return hex.EncodeToString(s[:])
 }
 
-func (a Arch) dims() [7]int {
-	return [7]int{a.Cells, a.Planes, a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane, a.Hidden, a.L1}
+// dims is a's dims list and the body version that holds it.
+func (a Arch) dims() ([]int, uint32) {
+	d := []int{a.Cells, a.Planes, a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane, a.Hidden, a.L1}
+	if a.Activation == CReLU {
+		return d, BodyVersion1
+	}
+	return append(d, int(a.Activation)), BodyVersion
 }
 
-var dimNames = [7]string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1"}
+var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation"}
 
 // Write encodes m in the model file format.
 func (m *Model) Write(w io.Writer) error {
@@ -68,9 +75,9 @@ func (m *Model) Write(w io.Writer) error {
 	if err := nn.WriteArchTag(&head, nn.ArchNNUE); err != nil {
 		return fmt.Errorf("nnue: write model: %w", err)
 	}
-	d := m.Arch.dims()
-	return nn.WriteBody(w, "nnue", binary.LittleEndian.AppendUint32(head.Bytes(), BodyVersion),
-		nn.Body{Game: m.Arch.Game, EncoderVersion: m.Arch.EncoderVersion, Dims: d[:], Step: m.Step, Meta: m.Meta, Weights: m.flat()})
+	d, bv := m.Arch.dims()
+	return nn.WriteBody(w, "nnue", binary.LittleEndian.AppendUint32(head.Bytes(), bv),
+		nn.Body{Game: m.Arch.Game, EncoderVersion: m.Arch.EncoderVersion, Dims: d, Step: m.Step, Meta: m.Meta, Weights: m.flat()})
 }
 
 // Save writes m to path atomically (a temporary file in the same folder, synced, then renamed).
@@ -93,14 +100,23 @@ func Read(in io.Reader) (*Model, error) {
 	if _, err := io.ReadFull(in, v[:]); err != nil {
 		return nil, errors.New("nnue: model file truncated while reading body version")
 	}
-	if bv := binary.LittleEndian.Uint32(v[:]); bv != BodyVersion {
-		return nil, fmt.Errorf("nnue: model body version %d, this build reads version %d", bv, BodyVersion)
+	bv := binary.LittleEndian.Uint32(v[:])
+	names := dimNames
+	switch bv {
+	case BodyVersion1:
+		names = dimNames[:7]
+	case BodyVersion:
+	default:
+		return nil, fmt.Errorf("nnue: model body version %d, this build reads versions %d and %d", bv, BodyVersion1, BodyVersion)
 	}
 	var a Arch
-	b, err := nn.ReadBody(in, "nnue", dimNames[:], func(b nn.Body) (int, error) {
+	b, err := nn.ReadBody(in, "nnue", names, func(b nn.Body) (int, error) {
 		d := b.Dims
 		a.Game, a.EncoderVersion = b.Game, b.EncoderVersion
 		a.Cells, a.Planes, a.PiecePlanes, a.ToMovePlane, a.Hidden, a.L1 = d[0], d[1], [2]int{d[2], d[3]}, d[4], d[5], d[6]
+		if len(d) > 7 {
+			a.Activation = Activation(d[7]) // Validate refuses an unknown one
+		}
 		return a.NumWeights(), a.Validate()
 	})
 	if err != nil {

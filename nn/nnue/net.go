@@ -32,6 +32,8 @@ type Net struct {
 	arch  Arch
 	words int   // uint64 words of one perspective (Hidden/4)
 	qa    int32 // the accumulator's 1.0 (2^ftShift); CReLU clips to [0, qa]
+	sq    bool  // SCReLU: a clipped lane c becomes (c*c) >> ftShift
+	shift uint  // ftShift (qa = 1 << shift)
 
 	init  []uint64    // the empty board's accumulator (biases, lane offsets), 2*words
 	place [2][]uint64 // place[p][c*2*words:]: player p's piece appears on c (both perspectives)
@@ -109,7 +111,8 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 	for k := maxFTShift; k >= minFTShift; k-- {
 		ft, bias, rangeErr = quantizeFT(a, w, float64(int(1)<<k))
 		if rangeErr == nil {
-			n.qa = 1 << k
+			n.qa, n.shift = 1<<k, uint(k)
+			n.sq = a.Activation == SCReLU
 			break
 		}
 	}
@@ -193,7 +196,7 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 	}
 	n.outB = roundClamp(float64(w.OutB[0])*float64(n.qa)*QO, -1<<40, 1<<40)
 	n.scoreMul = int64(math.Round(float64(scoreScale) * (1 << 32) / (float64(n.qa) * QO)))
-	if a.L1 == 0 {
+	if a.L1 == 0 && !n.sq {
 		fits := true
 		for _, v := range n.outW {
 			fits = fits && v >= -32768 && v <= 32767
@@ -238,7 +241,7 @@ func (n *Net) prepareSIMD(ft []int32) {
 		}
 	}
 	n.simdMove = true
-	if a.L1 != 0 {
+	if a.L1 != 0 || n.sq {
 		return
 	}
 	var mx int64
@@ -449,6 +452,9 @@ func (n *Net) Output(acc Acc, stm int) int64 {
 		return n.outB + dotClipSWAR(us, n.swarW[:2*W], n.qaLanes, n.overLanes) + dotClipSWAR(them, n.swarW[2*W:4*W], n.qaLanes, n.overLanes)
 	}
 	if len(n.l1Init) == 0 {
+		if n.sq {
+			return n.outB + dotSq(us, n.outW[:4*W], n.qa, n.shift) + dotSq(them, n.outW[4*W:8*W], n.qa, n.shift)
+		}
 		return n.outB + dotClip(us, n.outW[:4*W], n.qa) + dotClip(them, n.outW[4*W:8*W], n.qa)
 	}
 	return n.tail(us, them)
@@ -461,6 +467,26 @@ func dotClip(a []uint64, w []int32, qa int32) int64 {
 		x := a[0]
 		s0 += int64(clip(x, 0, qa)*w[0]) + int64(clip(x, 2, qa)*w[2])
 		s1 += int64(clip(x, 1, qa)*w[1]) + int64(clip(x, 3, qa)*w[3])
+		a, w = a[1:], w[4:]
+	}
+	return s0 + s1
+}
+
+// sq is SCReLU of lane l of word w: the clipped lane c squared and brought back to scale qa,
+// (c*c) >> shift.
+func sq(w uint64, l uint, qa int32, shift uint) int32 {
+	c := clip(w, l, qa)
+	return c * c >> shift
+}
+
+// dotSq returns sum_i SCReLU(lane i of a) * w[i] in a scalar loop (the SWAR kernel's 16-bit
+// products would not hold the squares times the weights).
+func dotSq(a []uint64, w []int32, qa int32, shift uint) int64 {
+	var s0, s1 int64
+	for len(a) > 0 && len(w) >= 4 {
+		x := a[0]
+		s0 += int64(sq(x, 0, qa, shift))*int64(w[0]) + int64(sq(x, 2, qa, shift))*int64(w[2])
+		s1 += int64(sq(x, 1, qa, shift))*int64(w[1]) + int64(sq(x, 3, qa, shift))*int64(w[3])
 		a, w = a[1:], w[4:]
 	}
 	return s0 + s1
@@ -525,6 +551,9 @@ func (n *Net) tail(us, them []uint64) int64 {
 		for i, x := range a {
 			for l := range uint(4) {
 				v := clip(x, l, n.qa)
+				if n.sq {
+					v = v * v >> n.shift
+				}
 				if v == 0 {
 					continue
 				}

@@ -16,7 +16,8 @@
 // side-to-move accumulator would have to be rebuilt from scratch at every ply (every own piece
 // becomes an opponent piece). The tail reads both accumulators, the side to move's first:
 //
-//	x      = [CReLU(acc[stm]), CReLU(acc[1-stm])]            2*Hidden values, CReLU = clip to [0,1]
+//	x      = [A(acc[stm]), A(acc[1-stm])]                    2*Hidden values, A = Arch.Activation:
+//	         CReLU(v) = clip(v, 0, 1) (the default) or SCReLU(v) = CReLU(v)^2
 //	L1 > 0:  h = CReLU(x W1 + b1) (L1 values), logit = h Wo + bo
 //	L1 = 0:  logit = x Wo + bo
 //	value  = tanh(logit)                                     for the side to move
@@ -35,6 +36,13 @@
 // integer sum of its deltas d_i·2^(16i) (integer addition is linear) and the quantizer checks
 // that no reachable lane value leaves [-32768, 32767]. The in-memory bytes of an accumulator are
 // exactly its 16-bit lanes, so a SIMD kernel can share it.
+//
+// SCReLU in integers: a lane v (scale qa = 2^k) is clipped, c = min(max(v, 0), qa), squared
+// in int32 (c*c <= 2^20) and shifted back to scale qa with one arithmetic shift,
+// s = (c*c) >> k (rounding down; s in [0, qa]). From there on s takes c's place exactly as in
+// CReLU: without L1, out = outB + sum_i s_i*outW_i in int64; with L1, the hidden sums use s.
+// Integer operations only; the AVX2 build shares the accumulator kernels and evaluates SCReLU
+// with the same portable loop, so both builds agree bit for bit.
 package nnue
 
 import (
@@ -49,12 +57,49 @@ import (
 type Arch struct {
 	Game           string
 	EncoderVersion int
-	Cells          int    // board cells (<= 64); 2*Cells features per perspective
-	Planes         int    // planes of the game's encoding: an encoded input holds Planes*Cells values
-	PiecePlanes    [2]int // the encoding's planes of player 0's and player 1's pieces (1 on a piece)
-	ToMovePlane    int    // the encoding's plane that is all ones when player 0 is to move
-	Hidden         int    // accumulator sums per perspective (a multiple of 16)
-	L1             int    // hidden dense units after the accumulators (0: none; else even)
+	Cells          int        // board cells (<= 64); 2*Cells features per perspective
+	Planes         int        // planes of the game's encoding: an encoded input holds Planes*Cells values
+	PiecePlanes    [2]int     // the encoding's planes of player 0's and player 1's pieces (1 on a piece)
+	ToMovePlane    int        // the encoding's plane that is all ones when player 0 is to move
+	Hidden         int        // accumulator sums per perspective (a multiple of 16)
+	L1             int        // hidden dense units after the accumulators (0: none; else even)
+	Activation     Activation // of the accumulators (the zero value: CReLU)
+}
+
+// Activation is the accumulators' activation.
+type Activation int
+
+const (
+	CReLU  Activation = iota // clamp(x, 0, 1)
+	SCReLU                   // clamp(x, 0, 1)^2
+)
+
+var activationNames = [...]string{CReLU: "crelu", SCReLU: "screlu"}
+
+func (v Activation) String() string {
+	if v >= 0 && int(v) < len(activationNames) {
+		return activationNames[v]
+	}
+	return fmt.Sprintf("activation(%d)", int(v))
+}
+
+// ParseActivation reads an activation's name ("crelu", "screlu").
+func ParseActivation(s string) (Activation, error) {
+	for i, n := range activationNames {
+		if n == s {
+			return Activation(i), nil
+		}
+	}
+	return 0, fmt.Errorf("nnue: unknown activation %q (known: crelu, screlu)", s)
+}
+
+// Apply is the activation of one float accumulator sum.
+func (v Activation) Apply(x float32) float32 {
+	c := crelu(x)
+	if v == SCReLU {
+		return c * c
+	}
+	return c
 }
 
 // Features is the number of input features of one perspective.
@@ -79,6 +124,8 @@ func (a Arch) Validate() error {
 		return fmt.Errorf("nnue: arch hidden = %d, want a multiple of 16 in 16..%d", a.Hidden, MaxHidden)
 	case a.L1 < 0 || a.L1 > MaxL1 || a.L1%2 != 0:
 		return fmt.Errorf("nnue: arch l1 = %d, want an even number in 0..%d", a.L1, MaxL1)
+	case a.Activation < 0 || int(a.Activation) >= len(activationNames):
+		return fmt.Errorf("nnue: arch activation %d is unknown (known: crelu = 0, screlu = 1)", int(a.Activation))
 	case a.EncoderVersion < 0:
 		return fmt.Errorf("nnue: arch encoder version %d", a.EncoderVersion)
 	}
@@ -95,10 +142,14 @@ func (a Arch) Validate() error {
 
 // String spells the net's sizes, e.g. "98x2->128x2->1".
 func (a Arch) String() string {
-	if a.L1 == 0 {
-		return fmt.Sprintf("%dx2->%dx2->1", a.Features(), a.Hidden)
+	act := ""
+	if a.Activation != CReLU {
+		act = " " + a.Activation.String()
 	}
-	return fmt.Sprintf("%dx2->%dx2->%d->1", a.Features(), a.Hidden, a.L1)
+	if a.L1 == 0 {
+		return fmt.Sprintf("%dx2->%dx2->1%s", a.Features(), a.Hidden, act)
+	}
+	return fmt.Sprintf("%dx2->%dx2->%d->1%s", a.Features(), a.Hidden, a.L1, act)
 }
 
 // Weights are the float parameters, the trainer's and the file's.
@@ -264,7 +315,7 @@ func (m *Model) Forward(pieces [2]uint64, stm int) float32 {
 			}
 		}
 		for j := range acc {
-			acc[j] = crelu(acc[j])
+			acc[j] = a.Activation.Apply(acc[j])
 		}
 	}
 	if a.L1 == 0 {

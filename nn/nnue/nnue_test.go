@@ -21,6 +21,12 @@ func testArch(hidden, l1 int) Arch {
 
 // randomPieces draws a position: each cell empty, player 0's or player 1's, with a density
 // drawn per position (openings to full boards).
+// screlu is a with SCReLU accumulators.
+func screlu(a Arch) Arch {
+	a.Activation = SCReLU
+	return a
+}
+
 func randomPieces(rng *rand.Rand, cells int) ([2]uint64, int) {
 	var p [2]uint64
 	fill := rng.Float64()
@@ -38,7 +44,7 @@ func randomPieces(rng *rand.Rand, cells int) ([2]uint64, int) {
 const logitTolerance = 0.06
 
 func TestQuantizedMatchesFloat(t *testing.T) {
-	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(32, 16)} {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(32, 16), screlu(testArch(128, 0)), screlu(testArch(64, 32))} {
 		m := NewRandom(a, 7)
 		// Random output weights cancel out; scale them so that logits are of the order of a
 		// trained net's (tanh 0.5..0.99).
@@ -121,7 +127,7 @@ func randomChange(rng *rand.Rand, pieces [2]uint64, p int) (to, from int, flips 
 }
 
 func TestMoveEqualsRefresh(t *testing.T) {
-	for _, a := range []Arch{testArch(128, 0), testArch(64, 32)} {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), screlu(testArch(128, 0))} {
 		net, err := Quantize(NewRandom(a, 11), 0)
 		if err != nil {
 			t.Fatal(err)
@@ -210,7 +216,7 @@ func TestQuantizeRefusesLargeWeights(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	for _, a := range []Arch{testArch(128, 0), testArch(64, 32)} {
+	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), screlu(testArch(128, 0)), screlu(testArch(64, 32))} {
 		net, _ := Quantize(NewRandom(a, 2), 0)
 		acc, child := net.NewAcc(), net.NewAcc()
 		pieces := [2]uint64{0x1F0F, 0xE0F0}
@@ -262,6 +268,50 @@ func TestFileRoundTrip(t *testing.T) {
 		if _, err := Read(bytes.NewReader(c.b)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want one mentioning %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestFileActivation: an SCReLU net round-trips (body version 2), a CReLU net is still written
+// as version 1 (byte for byte what older builds wrote and read), and an unknown activation is
+// refused naming it.
+func TestFileActivation(t *testing.T) {
+	m := NewRandom(screlu(testArch(64, 0)), 4)
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Arch != m.Arch || got.SHA256() != m.SHA256() {
+		t.Fatalf("round trip changed the arch: %+v", got.Arch)
+	}
+	m.Arch.Activation = 7
+	buf.Reset()
+	if err := m.Write(&buf); err == nil || !strings.Contains(err.Error(), "activation 7") {
+		t.Fatalf("writing an unknown activation: err %v", err)
+	}
+	var c bytes.Buffer
+	if err := NewRandom(testArch(64, 0), 4).Write(&c); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(c.Bytes(), []byte{2, 0, 0, 0, 4, 0, 't', 'e', 's', 't'}) || !bytes.Contains(c.Bytes(), []byte{1, 0, 0, 0, 4, 0, 't', 'e', 's', 't'}) {
+		t.Fatal("a CReLU net is not written with body version 1")
+	}
+	// An SCReLU file whose activation dim reads 7.
+	b := append([]byte{}, buf.Bytes()...)
+	m.Arch.Activation = SCReLU
+	buf.Reset()
+	_ = m.Write(&buf)
+	b = append(b[:0], buf.Bytes()...)
+	i := bytes.Index(b, []byte{64, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}) // hidden, l1, activation
+	if i < 0 {
+		t.Fatal("activation dim not found")
+	}
+	b[i+8] = 7
+	if _, err := Read(bytes.NewReader(b)); err == nil || !strings.Contains(err.Error(), "activation 7") {
+		t.Fatalf("reading activation 7: err %v", err)
 	}
 }
 
@@ -353,7 +403,7 @@ func BenchmarkMoveEval64x32(b *testing.B)       { benchNet(b, testArch(64, 32), 
 // TestSIMDMatchesPortable: with GOEXPERIMENT=simd on an AVX2 CPU, the AVX2 kernels give the
 // same accumulators and outputs as the portable ones, bit for bit (skipped elsewhere).
 func TestSIMDMatchesPortable(t *testing.T) {
-	for _, a := range []Arch{testArch(128, 0), testArch(128, 32), testArch(256, 0)} {
+	for _, a := range []Arch{testArch(128, 0), testArch(128, 32), testArch(256, 0), screlu(testArch(256, 0)), screlu(testArch(128, 32))} {
 		m := NewRandom(a, 21)
 		for i := range m.Weights.OutW {
 			m.Weights.OutW[i] *= 20

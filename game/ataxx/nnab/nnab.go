@@ -44,11 +44,7 @@ func CheckModel(m *nnue.Model) error {
 	if err := m.CheckFor(ataxx.Info.Name, ataxx.EncoderVersion); err != nil {
 		return err
 	}
-	want := Arch(m.Arch.Hidden, m.Arch.L1)
-	if m.Arch != want {
-		return fmt.Errorf("nnab: model arch %+v does not read Bacteria War's planes as %+v", m.Arch, want)
-	}
-	return nil
+	return CheckArch(m.Arch)
 }
 
 // Pieces returns p's pieces in the nnue order (O's, X's).
@@ -100,7 +96,9 @@ func New(o Options) (*Engine, error) {
 
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
 func CheckArch(a nnue.Arch) error {
-	if want := Arch(a.Hidden, a.L1); a != want {
+	want := Arch(a.Hidden, a.L1)
+	want.Activation = a.Activation // any activation reads the same planes
+	if a != want {
 		return fmt.Errorf("nnab: net arch %+v is not a Bacteria War net (%+v)", a, want)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package nnab
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -131,6 +132,14 @@ func TestQuantizedEqualsFloatOnGames(t *testing.T) {
 	for _, sz := range [][2]int{{128, 0}, {64, 32}} {
 		ms = append(ms, testModel(sz[0], sz[1], 3))
 	}
+	for _, sz := range [][2]int{{128, 0}, {64, 32}} { // SCReLU accumulators
+		m := testModel(sz[0], sz[1], 3)
+		m.Arch.Activation = nnue.SCReLU
+		if err := CheckModel(m); err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
 	if m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, ""); err == nil {
 		ms = append(ms, m) // the trained net
 	}
@@ -199,7 +208,13 @@ func TestSearchZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}} {
+	sq := testModel(128, 0, 1)
+	sq.Arch.Activation = nnue.SCReLU
+	sqNet, err := nnue.Quantize(sq, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}, {HashMB: 4, Net: sqNet}} {
 		e := newEngine(t, o)
 		e.BestMove(p, engine.Limits{Depth: 3})
 		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
@@ -412,6 +427,28 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(2, func() { e.BestMove(p, engine.Limits{Depth: 5}) }); a != 0 {
 			t.Errorf("%+v: %v allocations per search", o, a)
+		}
+	}
+}
+
+// BenchmarkSearchShapes: the midgame search with random nets of other shapes (hidden width,
+// CReLU or SCReLU accumulators), for the evaluator's cost per node; NNAB_PORTABLE=1 turns the
+// AVX2 kernels off in a simd build. Random nets grow other trees: compare nodes/cpu-s.
+func BenchmarkSearchShapes(b *testing.B) {
+	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+		for _, h := range []int{64, 128, 256} {
+			b.Run(fmt.Sprintf("%s-%d", act, h), func(b *testing.B) {
+				m := testModel(h, 0, 1)
+				m.Arch.Activation = act
+				n, err := nnue.Quantize(m, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if os.Getenv("NNAB_PORTABLE") != "" {
+					n.SetSIMD(false)
+				}
+				benchSearch(b, benchMidgame(b), 6, n, true)
+			})
 		}
 	}
 }
