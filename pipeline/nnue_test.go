@@ -17,9 +17,10 @@ import (
 // row whose cumulative positions are 000004's plus the generation's. A second run, in a new
 // run directory without any shards (a fresh machine), goes on from 000005 and its row alone.
 //
-// The SPRT is -1000,0 with alpha = beta = 0.45 and one game at a time: its first decided
-// game ends it with H1 whatever the result (a sweep is estimated with half a game moved), so
-// that the tiny gate promotes; the confirm bar is 0.
+// The SPRT is -1000,-200 with alpha = beta = 0.45 (bounds ±0.2): any one or two games with
+// a decisive result, even two losses (a sweep is estimated with half a game moved: LLR 0.33),
+// end it with H1, so that the tiny gate promotes unless all its games are draws; the confirm
+// bar is 0.
 func TestNNUECycle(t *testing.T) {
 	g, err := registry.Lookup("bacteria-war")
 	if err != nil {
@@ -42,7 +43,7 @@ func TestNNUECycle(t *testing.T) {
 	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = time.Second, 1, 2, 0
 	n := DefaultNNUE()
 	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
-	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,0,0.45,0.45", 4, time.Second, 2
+	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
 	cfg.NNUE = n
 
 	run := filepath.Join(t.TempDir(), "run")
