@@ -96,6 +96,10 @@ type Config struct {
 	Seed        uint64 `json:"seed"`
 	ExtraShards string `json:"extra_shards,omitempty"` // shards copied into the run's at its start
 
+	// NNUE, when set, makes the run an NNUE generation cycle (see NNUEConfig); Models is then
+	// models/<game>/nnue by default and Init a .nnue file.
+	NNUE *NNUEConfig `json:"nnue,omitempty"`
+
 	GitRevision   string `json:"git_revision,omitempty"`
 	StartedAtUnix int64  `json:"started_unix"`
 }
@@ -166,6 +170,8 @@ type GenResult struct {
 	Promoted        bool    `json:"promoted"`
 	Model           string  `json:"model,omitempty"` // the promoted file
 	Elo             float64 `json:"elo"`             // Elo of the best model after this generation
+	// NNUE is an NNUE candidate's gates (Games and Score are then its last gate's).
+	NNUE *NNUEGate `json:"nnue,omitempty"`
 }
 
 // State says where a run stands.
@@ -247,6 +253,9 @@ func Open(dir string, g Game, cfg Config, logw io.Writer) (*Cycle, error) {
 func (c *Cycle) fill() {
 	if c.cfg.Models == "" {
 		c.cfg.Models = filepath.Join("models", c.cfg.Game)
+		if c.cfg.NNUE != nil {
+			c.cfg.Models = filepath.Join(c.cfg.Models, "nnue")
+		}
 	}
 	if c.cfg.Agent == "" {
 		c.cfg.Agent = filepath.Join("bin", "agent")
@@ -278,7 +287,12 @@ func (c *Cycle) create() error {
 	}
 	info := c.game.Info()
 	best := c.cfg.Init
-	if size, ok := strings.CutPrefix(best, "random:"); ok {
+	if c.cfg.NNUE != nil {
+		var err error
+		if best, err = c.nnueInit(); err != nil {
+			return err
+		}
+	} else if size, ok := strings.CutPrefix(best, "random:"); ok {
 		var b, ch int
 		if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
 			return fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", best)
@@ -288,7 +302,7 @@ func (c *Cycle) create() error {
 			return err
 		}
 	}
-	if best == "" {
+	if best == "" && c.cfg.NNUE == nil {
 		names, _ := filepath.Glob(filepath.Join(c.cfg.Models, "*.model"))
 		sort.Strings(names)
 		if len(names) == 0 {
@@ -296,8 +310,10 @@ func (c *Cycle) create() error {
 		}
 		best = names[len(names)-1]
 	}
-	if _, _, err := models.Load(info, best); err != nil {
-		return err
+	if c.cfg.NNUE == nil {
+		if _, _, err := models.Load(info, best); err != nil {
+			return err
+		}
 	}
 	c.cfg.StartedAtUnix = time.Now().Unix()
 	c.cfg.GitRevision = gitRevision()
@@ -419,6 +435,9 @@ func (c *Cycle) stageLog(name string) (io.Writer, func(), error) {
 }
 
 func (c *Cycle) selfPlay(ctx context.Context) error {
+	if c.cfg.NNUE != nil {
+		return c.nnueSelfPlay(ctx)
+	}
 	info := c.game.Info()
 	m, name, err := models.Load(info, c.st.Best)
 	if err != nil {
@@ -448,6 +467,9 @@ func (c *Cycle) selfPlay(ctx context.Context) error {
 }
 
 func (c *Cycle) train(ctx context.Context) error {
+	if c.cfg.NNUE != nil {
+		return c.nnueTrain(ctx)
+	}
 	w, done, err := c.stageLog("train.log")
 	if err != nil {
 		return err
@@ -467,6 +489,9 @@ func (c *Cycle) train(ctx context.Context) error {
 // gate plays the candidate (A) against the best model (B), each an agent process, or reads
 // the result of a gate of the same candidate that finished before the run was stopped.
 func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
+	if c.cfg.NNUE != nil {
+		return c.nnueGate(ctx)
+	}
 	info, gdir, cand := c.game.Info(), c.genDir(), c.candidate()
 	m, _, err := models.Load(info, cand)
 	if err != nil {
@@ -474,18 +499,13 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 	}
 	res := GenResult{Generation: c.st.Generation, Candidate: cand, CandidateSHA256: m.SHA256()}
 	saved := filepath.Join(gdir, "gate.json")
-	var prev GenResult
-	if err := readJSON(saved, &prev); err == nil && prev.CandidateSHA256 == res.CandidateSHA256 && prev.Generation == res.Generation {
-		c.lg.Printf("generation %d: gate already played (%s)", res.Generation, saved)
+	if prev, ok := c.finishedGate(res); ok {
 		return prev, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	if _, err := exec.LookPath(c.cfg.Agent); err != nil {
-		return res, fmt.Errorf("the gate needs the agent binary: %w (build it with make build, or give its path: loop -agent, Config.Agent)", err)
-	}
-	w, done, err := c.stageLog("gate.log")
+	w, done, err := c.gateLog()
 	if err != nil {
 		return res, err
 	}
@@ -503,24 +523,56 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand), B: agent(c.st.Best), Games: c.cfg.GateGames,
 		Clock: c.cfg.GateClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
 		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena")}
-	fmt.Fprintf(w, "gate: %d games at %v: A %s\n      B %s\n", ac.Games, ac.Clock, strings.Join(ac.A, " "), strings.Join(ac.B, " "))
-	sum, err := arena.Run(ac, func(done int, r *arena.Record, s *arena.Summary) {
-		fmt.Fprintf(w, "gate: [%d/%d] candidate %d-%d-%d (%.1f%%) game %d: %s (%s)\n",
-			done, ac.Games, s.AWins, s.Draws, s.BWins, 100*s.AScore, r.Index, r.Winner, r.Outcome)
-		for _, v := range r.Verdicts {
-			fmt.Fprintf(w, "gate:   %s %s (%s)\n%s", v.Player, v.Kind, v.Detail, arena.StderrTail(r.Stderr[v.Player], 8))
-		}
-	})
+	sum, err := c.play(ctx, w, "gate", ac)
 	if err != nil {
-		return res, fmt.Errorf("arena: %w", err)
-	}
-	if sum.Games == 0 {
-		return res, errors.New("arena played no game")
+		return res, err
 	}
 	res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
 	res.Verdicts = sum.ATLE + sum.ARE + sum.ACrash
 	res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
 	return res, arena.WriteJSON(saved, res)
+}
+
+// finishedGate returns the gate of the same candidate that finished before the run was
+// stopped, if any.
+func (c *Cycle) finishedGate(res GenResult) (GenResult, bool) {
+	saved := filepath.Join(c.genDir(), "gate.json")
+	var prev GenResult
+	if err := readJSON(saved, &prev); err == nil && prev.CandidateSHA256 == res.CandidateSHA256 && prev.Generation == res.Generation {
+		c.lg.Printf("generation %d: gate already played (%s)", res.Generation, saved)
+		return prev, true
+	}
+	return GenResult{}, false
+}
+
+// gateLog checks that the agent binary is there and opens the gate's log.
+func (c *Cycle) gateLog() (io.Writer, func(), error) {
+	if _, err := exec.LookPath(c.cfg.Agent); err != nil {
+		return nil, nil, fmt.Errorf("the gate needs the agent binary: %w (build it with make build, or give its path: loop -agent, Config.Agent)", err)
+	}
+	return c.stageLog("gate.log")
+}
+
+// play plays one judge-protocol gating match (the candidate is A) with its progress on w.
+func (c *Cycle) play(ctx context.Context, w io.Writer, what string, ac arena.Config) (*arena.Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "%s: %d games at %v: A %s\n      B %s\n", what, ac.Games, ac.Clock, strings.Join(ac.A, " "), strings.Join(ac.B, " "))
+	sum, err := arena.Run(ac, func(done int, r *arena.Record, s *arena.Summary) {
+		fmt.Fprintf(w, "%s: [%d/%d] candidate %d-%d-%d (%.1f%%) game %d: %s (%s)\n",
+			what, done, ac.Games, s.AWins, s.Draws, s.BWins, 100*s.AScore, r.Index, r.Winner, r.Outcome)
+		for _, v := range r.Verdicts {
+			fmt.Fprintf(w, "%s:   %s %s (%s)\n%s", what, v.Player, v.Kind, v.Detail, arena.StderrTail(r.Stderr[v.Player], 8))
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	if sum.Games == 0 {
+		return nil, errors.New("arena played no game")
+	}
+	return sum, nil
 }
 
 // ArgvGame is a Game whose programs are started once per move with the position as their
@@ -583,7 +635,12 @@ func (c *Cycle) gateAndPromote(ctx context.Context) (*GenResult, error) {
 		return nil, err
 	}
 	if res.Promoted {
-		name, err := promote(c.cfg.Models, c.candidate())
+		var name string
+		if c.cfg.NNUE != nil {
+			name, err = c.nnuePromote(&res)
+		} else {
+			name, err = promote(c.cfg.Models, c.candidate(), ".model")
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -631,7 +688,7 @@ func (c *Cycle) plotElo(path string) error {
 
 // promote copies the candidate into the models directory under the next generation number,
 // or returns the file that already holds the same bytes (a promotion redone after a stop).
-func promote(dir, cand string) (string, error) {
+func promote(dir, cand, ext string) (string, error) {
 	b, err := os.ReadFile(cand)
 	if err != nil {
 		return "", err
@@ -639,11 +696,11 @@ func promote(dir, cand string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.model"))
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
 	next := 1
 	for _, n := range names {
 		var k int
-		if _, err := fmt.Sscanf(filepath.Base(n), "%06d.model", &k); err != nil {
+		if _, err := fmt.Sscanf(filepath.Base(n), "%06d"+ext, &k); err != nil {
 			continue
 		}
 		next = max(next, k+1)
@@ -651,7 +708,7 @@ func promote(dir, cand string) (string, error) {
 			return n, nil
 		}
 	}
-	dst := filepath.Join(dir, fmt.Sprintf("%06d.model", next))
+	dst := filepath.Join(dir, fmt.Sprintf("%06d", next)+ext)
 	return dst, atomicfile.WriteFile(dst, b)
 }
 

@@ -13,6 +13,7 @@
 //
 //	loop -game bacteria-war -run runs/bw -generations 3 -init models/bacteria-war/000001.model
 //	loop -run runs/bw -gate-only m2.model [-gate-games 100 -gate-clock 2s]
+//	loop -game bacteria-war -nnue -run runs/nnue -generations 1000   (see docs/nnue-cycle.md)
 package main
 
 import (
@@ -63,6 +64,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.Promote, "promote", c.Promote, "promote the candidate at this score or more")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "run seed")
 	fs.StringVar(&c.ExtraShards, "extra-shards", "", "shard directory copied into the run's shards at the start (bootstrap data)")
+	isNNUE := fs.Bool("nnue", false, "run the NNUE generation cycle (nnab data, train.RunNNUE, SPRT then confirm gate; nets in models/<game>/nnue with provenance.tsv)")
+	n := pipeline.DefaultNNUE()
+	fs.IntVar(&n.Games, "nnue-games", n.Games, "with -nnue: data games per generation (0: -nnue-duration)")
+	fs.DurationVar(&n.Duration, "nnue-duration", n.Duration, "with -nnue: data time per generation (when -nnue-games is 0)")
+	fs.Int64Var(&n.Nodes, "nnue-nodes", n.Nodes, "with -nnue: hard node budget per data move")
+	fs.Int64Var(&n.SoftNodes, "nnue-soft-nodes", n.SoftNodes, "with -nnue: soft node budget per data move")
+	fs.Float64Var(&n.ScoreWeight, "score-weight", n.ScoreWeight, "with -nnue: training target (1-w)·result + w·score")
+	fs.StringVar(&n.SPRT, "sprt", n.SPRT, "with -nnue: the fast gate's SPRT elo0,elo1[,alpha,beta]")
+	fs.IntVar(&n.SPRTGames, "sprt-games", n.SPRTGames, "with -nnue: the fast gate's game cap")
+	fs.DurationVar(&n.SPRTClock, "sprt-clock", n.SPRTClock, "with -nnue: the fast gate's clock per side")
+	fs.IntVar(&n.ConfirmGames, "confirm-games", n.ConfirmGames, "with -nnue: confirm games at -gate-clock after SPRT H1, promote at -promote (0: none)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -77,6 +89,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "loop: %v\n", err)
 		return 2
+	}
+	if *isNNUE {
+		c.NNUE = n
 	}
 	if *runDir == "" {
 		*runDir = "runs/" + *game

@@ -1,0 +1,263 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"colony/arena"
+	"colony/data"
+	"colony/engine"
+	"colony/games"
+	"colony/nn/nnue"
+	"colony/selfplay"
+	"colony/train"
+)
+
+// NNUEConfig makes a run an NNUE generation cycle (Config.NNUE): the data of a generation is
+// the best net's engine (nnab) playing itself (Game.Bootstrap), the candidate is the best net
+// trained further on the newest examples (train.RunNNUE), the gate is an SPRT at a fast clock
+// then a fixed number of games at Config.GateClock, and a promoted net gets a provenance row.
+type NNUEConfig struct {
+	Engine string `json:"engine"` // the engine that plays with a net (nnab)
+	// A generation's data: Games games, or as many as start within Duration (Games 0).
+	Games          int           `json:"games"`
+	Duration       time.Duration `json:"duration_ns"`
+	Nodes          int64         `json:"nodes"`      // hard node budget per move
+	SoftNodes      int64         `json:"soft_nodes"` // no new iteration past this
+	HashMB         int           `json:"hash_mb"`
+	RandomPlies    int           `json:"random_plies"`
+	RandomPliesMax int           `json:"random_plies_max"`
+	OpeningMax     int32         `json:"opening_max_score"`
+	AdjScore       int32         `json:"adjudicate_score"`
+	AdjPlies       int           `json:"adjudicate_plies"`
+	ScoreWeight    float64       `json:"score_weight"` // the trainer's blend of search score and result
+
+	SPRT         string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
+	SPRTGames    int           `json:"sprt_games"` // its cap
+	SPRTClock    time.Duration `json:"sprt_clock_ns"`
+	ConfirmGames int           `json:"confirm_games"` // at Config.GateClock; promote at Config.Promote
+}
+
+// DefaultNNUE returns the lead's data settings and a gate of SPRT(0,10) at 2 s then 40 games.
+func DefaultNNUE() *NNUEConfig {
+	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 10000, SoftNodes: 5000, HashMB: 8,
+		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 400, AdjScore: 1500, AdjPlies: 4, ScoreWeight: 0.5,
+		SPRT: "0,10", SPRTGames: 400, SPRTClock: 2 * time.Second, ConfirmGames: 40}
+}
+
+func (n *NNUEConfig) check() error {
+	switch {
+	case n.Games <= 0 && n.Duration <= 0:
+		return errors.New("pipeline: nnue: a generation needs games or a duration")
+	case n.Nodes < 1 || n.SoftNodes < 0 || n.SoftNodes > n.Nodes:
+		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
+	case n.SPRTGames < 1 || n.SPRTClock <= 0 || n.ConfirmGames < 0:
+		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games >= 0)")
+	}
+	_, err := arena.ParseSPRT(n.SPRT)
+	return err
+}
+
+// BootstrapGame is a Game whose engines play themselves into shards (a registry.Game).
+type BootstrapGame interface {
+	Game
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error)
+}
+
+// nnueGen is what a generation's data stage recorded (gen-NNNN/selfplay.json).
+type nnueGen struct {
+	Positions int64   `json:"positions"`
+	Games     int     `json:"games"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// NNUEGate is an NNUE candidate's two gates (gen-NNNN/gate.json's nnue part).
+type NNUEGate struct {
+	SPRT         arena.SPRTResult `json:"sprt"`
+	SPRTGames    int              `json:"sprt_games"`
+	SPRTScore    float64          `json:"sprt_score"`
+	ConfirmGames int              `json:"confirm_games"`
+	ConfirmScore float64          `json:"confirm_score"`
+}
+
+func (c *Cycle) nnueCandidate() string { return filepath.Join(c.genDir(), "candidate.nnue") }
+
+func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
+	g, ok := c.game.(BootstrapGame)
+	if !ok {
+		return fmt.Errorf("%s has no bootstrap self-play", c.cfg.Game)
+	}
+	n := c.cfg.NNUE
+	m, err := nnue.Load(c.st.Best)
+	if err != nil {
+		return err
+	}
+	w, done, err := c.stageLog("selfplay.log")
+	if err != nil {
+		return err
+	}
+	defer done()
+	fmt.Fprintf(w, "self-play: %s on %s (sha256 %.12s), %d/%d nodes\n", n.Engine, c.st.Best, m.SHA256(), n.SoftNodes, n.Nodes)
+	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
+		Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
+	bc := selfplay.BootstrapConfig{Workers: c.cfg.Workers, Games: n.Games, Duration: n.Duration,
+		RandomPlies: n.RandomPlies, RandomPliesMax: n.RandomPliesMax, Epsilon: -1,
+		Limits: engine.Limits{Nodes: n.Nodes, SoftNodes: n.SoftNodes}, OpeningMaxScore: n.OpeningMax,
+		AdjudicateScore: n.AdjScore, AdjudicatePlies: n.AdjPlies, RecordScores: true, Seed: c.seed(), Meta: meta}
+	bc.Progress.Progress = w
+	start := time.Now()
+	st, err := g.Bootstrap(ctx, bc, n.Engine, games.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("self-play: %w", err)
+	}
+	fmt.Fprintf(w, "self-play: %d games, %d positions in %s\n", st.Games, st.Positions, time.Since(start).Round(time.Second))
+	return arena.WriteJSON(filepath.Join(c.genDir(), "selfplay.json"),
+		nnueGen{Positions: int64(st.Positions), Games: st.Games, Seconds: time.Since(start).Seconds()})
+}
+
+// nnueTrain trains the candidate from the best net, or on from the candidate a killed
+// training left (its steps past the best's are not trained again).
+func (c *Cycle) nnueTrain(ctx context.Context) error {
+	w, done, err := c.stageLog("train.log")
+	if err != nil {
+		return err
+	}
+	defer done()
+	best, err := nnue.Load(c.st.Best)
+	if err != nil {
+		return err
+	}
+	start, steps := c.st.Best, int64(c.cfg.TrainSteps)
+	if m, err := nnue.Load(c.nnueCandidate()); err == nil && m.Step > best.Step {
+		start, steps = c.nnueCandidate(), steps-(m.Step-best.Step)
+		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)
+	}
+	if steps <= 0 {
+		return nil
+	}
+	t0 := time.Now()
+	_, err = train.RunNNUE(ctx, train.NNUEConfig{Game: c.game.Info(), Symmetries: c.game.Symmetries(),
+		Model: start, Shards: c.shards(), Window: c.cfg.Window, Refresh: 0, Steps: steps, Batch: c.cfg.Batch,
+		LR: c.cfg.LR, Seed: c.seed(), ScoreWeight: c.cfg.NNUE.ScoreWeight, Out: c.nnueCandidate(),
+		Every: max(1, min(1000, steps/4)), CSV: filepath.Join(c.genDir(), "loss.csv"), LogEvery: 100}, w)
+	if err != nil {
+		return err
+	}
+	var prev float64
+	_ = readJSON(filepath.Join(c.genDir(), "train.json"), &prev)
+	return arena.WriteJSON(filepath.Join(c.genDir(), "train.json"), prev+time.Since(t0).Seconds())
+}
+
+// nnueGate plays the SPRT at the fast clock, then on H1 the confirm games at GateClock.
+func (c *Cycle) nnueGate(ctx context.Context) (GenResult, error) {
+	n, gdir, cand := c.cfg.NNUE, c.genDir(), c.nnueCandidate()
+	m, err := nnue.Load(cand)
+	if err != nil {
+		return GenResult{}, err
+	}
+	res := GenResult{Generation: c.st.Generation, Candidate: cand, CandidateSHA256: m.SHA256()}
+	if prev, ok := c.finishedGate(res); ok {
+		return prev, nil
+	}
+	w, done, err := c.gateLog()
+	if err != nil {
+		return res, err
+	}
+	defer done()
+	agent := func(model string) []string {
+		return []string{c.cfg.Agent, "-game", c.cfg.Game, "-engine", n.Engine, "-model", model}
+	}
+	t, _ := arena.ParseSPRT(n.SPRT)
+	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand), B: agent(c.st.Best), Games: n.SPRTGames,
+		Clock: n.SPRTClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
+		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena-sprt"), SPRT: &t}
+	sum, err := c.play(ctx, w, "sprt", ac)
+	if err != nil {
+		return res, err
+	}
+	g := &NNUEGate{SPRTGames: sum.Games, SPRTScore: sum.AScore}
+	if sum.SPRT != nil {
+		g.SPRT = *sum.SPRT
+	}
+	res.NNUE = g
+	res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
+	res.Verdicts = sum.ATLE + sum.ARE + sum.ACrash
+	res.Promoted = g.SPRT.Verdict == "H1" && res.Verdicts == 0
+	if res.Promoted && n.ConfirmGames > 0 {
+		ac.Games, ac.Clock, ac.SPRT, ac.OutDir = n.ConfirmGames, c.cfg.GateClock, nil, filepath.Join(gdir, "arena-confirm")
+		ac.Seed++
+		sum, err := c.play(ctx, w, "confirm", ac)
+		if err != nil {
+			return res, err
+		}
+		g.ConfirmGames, g.ConfirmScore = sum.Games, sum.AScore
+		res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
+		res.Verdicts += sum.ATLE + sum.ARE + sum.ACrash
+		res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
+	}
+	return res, arena.WriteJSON(filepath.Join(gdir, "gate.json"), res)
+}
+
+// nnuePromote writes the promoted candidate as the next NNNNNN.nnue and its provenance row.
+func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
+	parent := c.st.Best
+	name, err := promote(c.cfg.Models, c.nnueCandidate(), ".nnue")
+	if err != nil {
+		return "", err
+	}
+	var gen nnueGen
+	_ = readJSON(filepath.Join(c.genDir(), "selfplay.json"), &gen) // none after a gate-only generation
+	var trainSec float64
+	_ = readJSON(filepath.Join(c.genDir(), "train.json"), &trainSec)
+	prov := filepath.Join(c.cfg.Models, "provenance.tsv")
+	rows, err := ReadProvenance(prov, c.cfg.Game)
+	if err != nil {
+		return "", err
+	}
+	pid := strings.TrimSuffix(filepath.Base(parent), ".nnue")
+	var behind int64
+	if p, ok := provenanceFor(rows, pid); ok {
+		behind = p.PositionsTotal
+	}
+	m, err := nnue.Load(name)
+	if err != nil {
+		return "", err
+	}
+	n, g := c.cfg.NNUE, res.NNUE
+	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %v, %.1f%%", n.SPRT, g.SPRT.Verdict, g.SPRTGames, n.SPRTClock, 100*g.SPRTScore)
+	if g.ConfirmGames > 0 {
+		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
+	}
+	row := ProvRow{Net: strings.TrimSuffix(filepath.Base(name), ".nnue"), Parent: pid, Arch: m.Arch.String(),
+		PositionsNew: gen.Positions, PositionsTotal: behind + gen.Positions,
+		PerMove: fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), Steps: int64(c.cfg.TrainSteps),
+		TrainWall: (time.Duration(trainSec) * time.Second).Round(time.Second).String(), Gate: gate}
+	return name, AppendProvenance(prov, c.cfg.Game, row)
+}
+
+// nnueInit returns the first best net of a new NNUE run: Config.Init, or the newest in Models.
+func (c *Cycle) nnueInit() (string, error) {
+	best := c.cfg.Init
+	if best == "" {
+		names, _ := filepath.Glob(filepath.Join(c.cfg.Models, "*.nnue"))
+		if len(names) == 0 {
+			return "", fmt.Errorf("pipeline: no initial net given and none in %s", c.cfg.Models)
+		}
+		best = names[len(names)-1]
+	}
+	if _, err := nnue.Load(best); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(c.cfg.Models, "provenance.tsv")); err != nil {
+		return "", fmt.Errorf("pipeline: nnue: %w (the nets' provenance file)", err)
+	}
+	return best, c.cfg.NNUE.check()
+}

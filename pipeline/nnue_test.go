@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"colony/nn/nnue"
+	"colony/registry"
+)
+
+// TestNNUECycle runs tiny NNUE generations of Bacteria War from a copy of the shipped nets:
+// stopped once its data is written and once trained, resumed each time, the candidate gated
+// (SPRT then confirm games of agent processes) and promoted as 000005.nnue with a provenance
+// row whose cumulative positions are 000004's plus the generation's. A second run, in a new
+// run directory without any shards (a fresh machine), goes on from 000005 and its row alone.
+//
+// The SPRT is -1000,-200 with alpha = beta = 0.45 (bounds ±0.2): any one or two games with
+// a decisive result, even two losses (a sweep is estimated with half a game moved: LLR 0.33),
+// end it with H1, so that the tiny gate promotes unless all its games are draws; the confirm
+// bar is 0.
+func TestNNUECycle(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := buildAgent(t)
+	models := filepath.Join(t.TempDir(), "nnue")
+	if err := os.MkdirAll(models, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shipped := filepath.Join("..", "models", "bacteria-war", "nnue")
+	for _, f := range []string{"000004.nnue", "provenance.tsv"} {
+		if err := copyFile(filepath.Join(shipped, f), filepath.Join(models, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The test starts from 000004 whatever has shipped since: the rows of later nets go.
+	prov := filepath.Join(models, "provenance.tsv")
+	b, err := os.ReadFile(prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if net, _, _ := strings.Cut(l, "\t"); len(net) == 6 && net > "000004" && !strings.HasPrefix(l, "#") {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if err := os.WriteFile(prov, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Models, cfg.Agent, cfg.Workers = models, agent, 1
+	cfg.TrainSteps, cfg.Batch, cfg.Window = 4, 16, 10_000
+	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = time.Second, 1, 2, 0
+	n := DefaultNNUE()
+	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
+	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
+	cfg.NNUE = n
+
+	run := filepath.Join(t.TempDir(), "run")
+	// Stopped after each of the first two stages, opened again each time.
+	for _, stop := range []string{StageTrain, StageGate} {
+		cy, err := Open(run, g, cfg, testLog{t})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		afterSave = func(st State) {
+			if st.Stage == stop {
+				cancel()
+			}
+		}
+		_, err = cy.Generation(ctx)
+		afterSave = nil
+		cancel()
+		st, lerr := LoadState(run)
+		if err == nil || lerr != nil || st.Generation != 1 || st.Stage != stop {
+			t.Fatalf("stopped at %s: %v; state %+v, %v", stop, err, st, lerr)
+		}
+	}
+	cy, err := Open(run, g, DefaultConfig(), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cy.Config().NNUE == nil || cy.Config().NNUE.SPRT != n.SPRT {
+		t.Fatalf("resumed configuration: %+v", cy.Config())
+	}
+	res, err := cy.Generation(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(models, "000005.nnue")
+	if !res.Promoted || res.Model != want || res.NNUE == nil || res.NNUE.SPRT.Verdict != "H1" || res.NNUE.ConfirmGames != 2 {
+		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
+	}
+	sameFile(t, want, filepath.Join(run, "gen-0001", "candidate.nnue"))
+	m, err := nnue.Load(want)
+	if err != nil || m.Step != mustLoad(t, filepath.Join(models, "000004.nnue")).Step+4 {
+		t.Fatalf("promoted net: %v, %v", m, err)
+	}
+	var gen nnueGen
+	if err := readJSON(filepath.Join(run, "gen-0001", "selfplay.json"), &gen); err != nil || gen.Positions == 0 {
+		t.Fatalf("the generation's data: %+v, %v", gen, err)
+	}
+	row := lastRow(t, models)
+	if row.Net != "000005" || row.Parent != "000004" || row.PositionsNew != gen.Positions ||
+		row.PositionsTotal != 395960+gen.Positions || row.Steps != 4 {
+		t.Fatalf("provenance row %+v (generation %+v)", row, gen)
+	}
+	for _, f := range []string{"gen-0001/loss.csv", "gen-0001/gate.json", "elo.png"} {
+		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// A fresh machine: a new run directory, no shards; it starts from 000005 and its row.
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	cfg.Seed = 2
+	cy, err = Open(fresh, g, cfg, testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cy.State().Best != want {
+		t.Fatalf("fresh run's best net %s, want %s", cy.State().Best, want)
+	}
+	if _, err := cy.Generation(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var gen2 nnueGen
+	if err := readJSON(filepath.Join(fresh, "gen-0001", "selfplay.json"), &gen2); err != nil {
+		t.Fatal(err)
+	}
+	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsTotal != row.PositionsTotal+gen2.Positions {
+		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d positions", r, row.PositionsTotal, gen2.Positions)
+	}
+}
+
+func mustLoad(t *testing.T, path string) *nnue.Model {
+	t.Helper()
+	m, err := nnue.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func lastRow(t *testing.T, models string) ProvRow {
+	t.Helper()
+	rows, err := ReadProvenance(filepath.Join(models, "provenance.tsv"), "bacteria-war")
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("provenance: %d rows, %v", len(rows), err)
+	}
+	return rows[len(rows)-1]
+}
