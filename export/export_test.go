@@ -184,7 +184,7 @@ func TestAgentExportReproducible(t *testing.T) {
 	}
 }
 
-// The exported mcts and alphabeta agents build as a judge builds them, answer READY within
+// The exported mcts, alphabeta and nnab agents build as a judge builds them, answer READY within
 // 3000 ms, and play a short match against the agent binary without a TLE, RE or crash.
 func TestAgentExportPlays(t *testing.T) {
 	if testing.Short() {
@@ -199,8 +199,12 @@ func TestAgentExportPlays(t *testing.T) {
 			t.Fatalf("building %s: %v\n%s", c, err, out)
 		}
 	}
-	for _, engine := range []string{"mcts", "alphabeta"} {
-		src, info, err := p.Generate(Options{Game: "bacteria-war", Engine: engine})
+	for _, engine := range []string{"mcts", "alphabeta", "nnab"} {
+		opts := Options{Game: "bacteria-war", Engine: engine}
+		if engine == "nnab" {
+			opts.NetExt = NNUEExt
+		}
+		src, info, err := p.Generate(opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,8 +36,24 @@ type Options struct {
 	// Model is the model file to carry: "" for the game's newest embedded model, ModelNone for
 	// none, or a file path (it replaces the embedded models and becomes the default).
 	Model string
+	// NetExt is the extension of the net files the engine reads (ModelExt when "", NNUEExt for
+	// nnue nets): Model picks among these; the embedded nets of the other kind are left out.
+	NetExt string
 	// StripComments leaves the comments of the packages out (compiler directives stay).
 	StripComments bool
+}
+
+// NNUEExt is the extension of nnue net files (engine nnab).
+const NNUEExt = ".nnue"
+
+// netExts are the extensions of embedded net files: the export carries at most one of them.
+var netExts = []string{ModelExt, NNUEExt}
+
+func (o Options) netExt() string {
+	if o.NetExt == "" {
+		return ModelExt
+	}
+	return o.NetExt
 }
 
 // Info describes a generated file.
@@ -185,7 +201,7 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 			continue
 		}
 		for _, f := range ev.files {
-			if strings.HasSuffix(f.rel, ModelExt) && slicesContains(strings.Split(path.Dir(f.rel), "/"), opts.Game) {
+			if strings.HasSuffix(f.rel, opts.netExt()) && slicesContains(strings.Split(path.Dir(f.rel), "/"), opts.Game) {
 				if best == nil || p.modRel(ev, f.rel) > p.modRel(best, bestRel) {
 					best, bestRel = ev, f.rel
 				}
@@ -201,7 +217,7 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 		if best == nil {
 			for _, ev := range p.embeds {
 				for _, f := range ev.files {
-					if strings.HasSuffix(f.rel, ModelExt) {
+					if strings.HasSuffix(f.rel, opts.netExt()) {
 						return nil, fmt.Errorf("export: no embedded model for game %q: give -model FILE, or -model %s for an engine without a network", opts.Game, ModelNone)
 					}
 				}
@@ -220,8 +236,8 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 			return nil, fmt.Errorf("export: -model: %w", err)
 		}
 		name := filepath.Base(opts.Model)
-		if !strings.HasSuffix(name, ModelExt) {
-			name += ModelExt
+		if !strings.HasSuffix(name, opts.netExt()) {
+			name += opts.netExt()
 		}
 		modelVar, modelRel = best, ""
 		if best != nil {
@@ -232,7 +248,7 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 			var holders []*embedVar
 			for _, ev := range p.embeds {
 				for _, f := range ev.files {
-					if ev.kind == embedFS && strings.HasSuffix(f.rel, ModelExt) {
+					if ev.kind == embedFS && strings.HasSuffix(f.rel, opts.netExt()) {
 						holders = append(holders, ev)
 						break
 					}
@@ -246,7 +262,10 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 		model = data
 		info.ModelSource = opts.Model
 	}
-	if model != nil {
+	if model != nil && opts.netExt() != ModelExt {
+		sum := sha256.Sum256(model)
+		info.Model, info.ModelSize, info.ModelSHA256 = modelRel, len(model), hex.EncodeToString(sum[:])
+	} else if model != nil {
 		m, err := nn.Read(bytes.NewReader(model))
 		if err != nil {
 			return nil, fmt.Errorf("export: model %s: %w", info.ModelSource, err)
@@ -262,7 +281,7 @@ func (p *Program) carry(opts Options, info *Info) ([]carried, error) {
 	for _, ev := range p.embeds {
 		for _, f := range ev.files {
 			name := p.modRel(ev, f.rel)
-			drop := ev.kind == embedFS && (strings.HasSuffix(f.rel, ModelExt) || hasExt(f.rel, droppedExts))
+			drop := ev.kind == embedFS && (hasExt(f.rel, netExts) || hasExt(f.rel, droppedExts))
 			if drop {
 				if ev != modelVar || f.rel != modelRel {
 					info.Dropped = append(info.Dropped, name)

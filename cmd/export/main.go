@@ -1,7 +1,7 @@
 // Command export writes an agent program as ONE self-contained Go source file (package main,
 // standard library only) for judges that compile a single file with `go build Main.go`:
 //
-//	export -game bacteria-war -engine mcts [-model F] [-o Main.go] [-- extra agent flags]
+//	export -game bacteria-war [-engine E] [-model F] [-o Main.go] [-- extra agent flags]
 //
 // The file is generated from the packages of the main package (-main, colony/cmd/agent by
 // default) for the judge's build configuration; the flags are fixed in it, the model is carried
@@ -14,10 +14,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"colony/export"
+	"colony/registry"
 )
 
 func main() {
@@ -28,11 +30,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: export -game G -engine E [-model F|none] [-o Main.go] [flags] [-- agent flags]")
+		fmt.Fprintln(stderr, "usage: export -game G [-engine E] [-model F|none] [-o Main.go] [flags] [-- agent flags]")
 		fs.PrintDefaults()
 	}
 	game := fs.String("game", "bacteria-war", "game the program plays (its -game flag)")
-	engine := fs.String("engine", "mcts", "engine the program plays with (its -engine flag)")
+	engine := fs.String("engine", "", "engine the program plays with (its -engine flag; default: the game's default engine: "+defaultEngines()+")")
 	model := fs.String("model", "", "model file to carry (default: the game's newest embedded model; \""+export.ModelNone+"\": none)")
 	out := fs.String("o", "Main.go", "output file (- for stdout)")
 	mainPkg := fs.String("main", export.DefaultMain, "import path of the program's main package")
@@ -44,6 +46,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy) and check that READY is answered OK within 3000 ms")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	g, err := registry.Lookup(*game)
+	if err != nil {
+		fmt.Fprintln(stderr, "export:", err)
+		return 2
+	}
+	if *engine == "" {
+		*engine = g.DefaultEngine()
+	}
+	netExt, usesNet := "", false
+	for _, e := range g.Engines() {
+		if e.Name == *engine {
+			usesNet = slices.Contains(e.Flags, "model")
+		}
+	}
+	if *engine == "nnab" {
+		netExt = export.NNUEExt
+	}
+	if !usesNet && *model == "" {
+		*model = export.ModelNone
 	}
 	var tagList []string
 	for _, t := range strings.Split(*tags, ",") {
@@ -59,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	src, info, err := prog.Generate(export.Options{Game: *game, Engine: *engine, Flags: fs.Args(), Model: *model, StripComments: *strip})
+	src, info, err := prog.Generate(export.Options{Game: *game, Engine: *engine, Flags: fs.Args(), Model: *model, NetExt: netExt, StripComments: *strip})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -100,6 +122,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "export: check: go build Main.go took %v; READY answered OK %v after start\n", built.Round(time.Millisecond), ready.Round(time.Millisecond))
 	}
 	return 0
+}
+
+// defaultEngines lists each registered game's default engine ("game: engine, ...").
+func defaultEngines() string {
+	var list []string
+	for _, name := range registry.Names() {
+		if g, err := registry.Lookup(name); err == nil {
+			list = append(list, name+": "+g.DefaultEngine())
+		}
+	}
+	return strings.Join(list, ", ")
 }
 
 // writeFile writes data to path through a temporary file in the same directory.
