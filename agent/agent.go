@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"colony/games"
+	"colony/contract"
 	"colony/models"
 	"colony/registry"
 )
@@ -58,7 +58,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// Positional arguments are the position of a game whose controller starts the program
-	// once per move (games.ProtocolSpec.Argv).
+	// once per move (contract.ProtocolSpec.Argv).
 	posArgs := fs.Args()
 	if len(posArgs) > 0 && g.ArgvProtocol() == "" {
 		return fail("unexpected arguments %q", posArgs)
@@ -151,7 +151,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkRanges refuses engine options out of their range.
-func checkRanges(o games.EngineOptions) error {
+func checkRanges(o contract.EngineOptions) error {
 	switch {
 	case o.BlendWeight < 0 || o.BlendWeight > 1:
 		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)

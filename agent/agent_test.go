@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"colony/contract"
 	"colony/game/ataxx"
 	"colony/game/ataxx/ataxxtest"
-	"colony/games"
 	"colony/judge"
 	"colony/nn"
 	"colony/registry"
@@ -306,7 +306,7 @@ func TestCatchTheMouse(t *testing.T) {
 			}
 			st := g.Rules().Start()
 			if seat == "SECOND" {
-				if st, err = st.Play(games.Coords{1, 1, 2, 1}); err != nil {
+				if st, err = st.Play(contract.Coords{1, 1, 2, 1}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,8 +1,8 @@
 package arena
 
 import (
+	"colony/contract"
 	"colony/game/ataxx"
-	"colony/games"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 
 func bacteria(t *testing.T) Rules {
 	t.Helper()
-	return games.NewRules(ataxx.Def())
+	return contract.NewRules(ataxx.Def())
 }
 
 func agent(args ...string) []string { return append([]string{testagent}, args...) }

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"colony/contract"
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
-	"colony/games"
 )
 
 // The test binary doubles as a King-of-the-Hill program: run with ARENA_ARGV_BOT set, it
@@ -45,7 +45,7 @@ func botCommand(mode string) []string {
 func smallRules(n int) Rules {
 	d := slime.Def()
 	d.Start = func() slime.Position { return slime.StartSize(n) }
-	return games.NewRules(d)
+	return contract.NewRules(d)
 }
 
 func TestParseControllerLine(t *testing.T) {

@@ -4,18 +4,18 @@
 // with any number of players, can also be refereed in-process between engines (PlayLocal,
 // RunLocal), with a per-seat score and average-score summaries.
 //
-// The referee only talks to a game through games.Rules and games.State, which the game's
+// The referee only talks to a game through contract.Rules and contract.State, which the game's
 // registration provides; it imports no game.
 package arena
 
-import "colony/games"
+import "colony/contract"
 
 // Coords, State and Rules are the game contract's (package games).
 type (
-	Coords = games.Coords
-	State  = games.State
-	Rules  = games.Rules
+	Coords = contract.Coords
+	State  = contract.State
+	Rules  = contract.Rules
 )
 
 // PassCoords is the judge's spelling of a pass.
-var PassCoords = games.PassCoords
+var PassCoords = contract.PassCoords

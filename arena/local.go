@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Player is an in-process contestant: an engine of a registered game behind the referee's
@@ -23,7 +23,7 @@ type Player interface {
 type LocalRecord struct {
 	Players []string        // player names by seat
 	Moves   []Coords        // in order
-	Values  games.Values    // final values by seat (a faulty seat gets -1, the others 0 from it)
+	Values  contract.Values // final values by seat (a faulty seat gets -1, the others 0 from it)
 	Winner  int             // the single best seat, -1 for a shared first place
 	Faults  []Verdict       // RE/TLE verdicts; Player is the seat number as a string
 	Outcome string          // the game's description of the end

@@ -1,18 +1,18 @@
 package data
 
-import "colony/games"
+import "colony/contract"
 
-// Augmenter maps training examples through a game's symmetries (games.Symmetries: symmetry 0
+// Augmenter maps training examples through a game's symmetries (contract.Symmetries: symmetry 0
 // is the identity; inputs, policy indices and the seats of the values are mapped).
-type Augmenter = games.Symmetries
+type Augmenter = contract.Symmetries
 
 // NoAugment is the Augmenter with only the identity.
-type NoAugment = games.NoSymmetry
+type NoAugment = contract.NoSymmetry
 
 // MetaFor returns a Meta with the header fields of the game's examples filled in (name,
 // encoder version, sizes, one packing plane per board cell set); the caller adds the
 // provenance fields.
-func MetaFor(info games.Info) Meta {
+func MetaFor(info contract.Info) Meta {
 	return Meta{
 		Game:           info.Name,
 		EncoderVersion: info.EncoderVersion,
@@ -25,10 +25,10 @@ func MetaFor(info games.Info) Meta {
 
 // permuteSeats moves each player's value to its seat under symmetry k (a no-op for the
 // symmetries of most games, which keep every player's role).
-func permuteSeats(aug Augmenter, k int, v *[games.MaxPlayers]float32) {
-	var out [games.MaxPlayers]float32
+func permuteSeats(aug Augmenter, k int, v *[contract.MaxPlayers]float32) {
+	var out [contract.MaxPlayers]float32
 	moved := false
-	for p := range games.MaxPlayers {
+	for p := range contract.MaxPlayers {
 		s := aug.Seat(k, p)
 		out[s] = v[p]
 		moved = moved || s != p

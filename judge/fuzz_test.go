@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"colony/contract"
 	"colony/game/ataxx"
-	"colony/games"
 )
 
 // transcript returns the judge's side of the first plies of a game in which both sides play
@@ -104,7 +104,7 @@ func FuzzJudgeProtocol(f *testing.F) {
 		var out bytes.Buffer
 		s := newBW(bytes.NewReader(data), &out, io.Discard, factory)
 		var moves []played
-		s.Trace = func(before ataxx.Position, m ataxx.Move, c games.Coords) {
+		s.Trace = func(before ataxx.Position, m ataxx.Move, c contract.Coords) {
 			m = passIf(c, m)
 			if !before.Valid() {
 				t.Fatalf("tracked position invalid: %v", before)

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"colony/contract"
 	"colony/engine"
 	"colony/engine/random"
 	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxgreedy"
 	"colony/game/ataxx/ataxxtest"
-	"colony/game/ataxx/greedy"
-	"colony/games"
 )
 
 // Shared with the UAI tests.
@@ -37,7 +37,7 @@ func judgeOnString(t testing.TB, input string, factory func() (bwEngine, error))
 	var out, log bytes.Buffer
 	s := newBW(strings.NewReader(input), &out, &log, factory)
 	var moves []played
-	s.Trace = func(before ataxx.Position, m ataxx.Move, c games.Coords) {
+	s.Trace = func(before ataxx.Position, m ataxx.Move, c contract.Coords) {
 		m = passIf(c, m)
 		moves = append(moves, played{Before: before, M: m})
 	}
@@ -63,7 +63,7 @@ type bwEngine = engine.Engine[ataxx.Position, ataxx.Move]
 var bwDef = ataxx.Def()
 
 func newBW(r io.Reader, w, log io.Writer, factory func() (bwEngine, error)) *Session[ataxx.Position, ataxx.Move] {
-	s, err := NewSession(bwDef, r, w, log, factory, bwEngine(greedy.New(0xFA11BAC4)))
+	s, err := NewSession(bwDef, r, w, log, factory, bwEngine(ataxxgreedy.New(0xFA11BAC4)))
 	if err != nil {
 		panic(err)
 	}
@@ -76,8 +76,8 @@ func serveBW(r io.Reader, w, log io.Writer, factory func() (bwEngine, error)) er
 
 // passIf is ataxx.Pass where the session printed a pass (in a finished game it has no move
 // of the game to trace), else m.
-func passIf(c games.Coords, m ataxx.Move) ataxx.Move {
-	if c == games.PassCoords {
+func passIf(c contract.Coords, m ataxx.Move) ataxx.Move {
+	if c == contract.PassCoords {
 		return ataxx.Pass
 	}
 	return m

@@ -1,7 +1,7 @@
 // Package judge is the ALPHANO judge protocol (docs/rules.md, "Judge protocol") of both
 // ALPHANO games: the message format, shared by the agent and the referee (package arena) so
 // that the two cannot drift, and the agent's side of a game for any game whose registration
-// gives a judge notation (games.Judge).
+// gives a judge notation (contract.Judge).
 package judge
 
 import (
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // The protocol's words.
@@ -39,28 +39,28 @@ func TurnLine(my, opp time.Duration) string {
 }
 
 // OppLine is the OPP line: the opponent's move and the time it took.
-func OppLine(c games.Coords, took time.Duration) string {
+func OppLine(c contract.Coords, took time.Duration) string {
 	return fmt.Sprintf("%s %s %d", Opp, c, took.Milliseconds())
 }
 
 // MoveLine is the agent's answer to TURN.
-func MoveLine(c games.Coords) string { return Move + " " + c.String() }
+func MoveLine(c contract.Coords) string { return Move + " " + c.String() }
 
 // PositionLine is the arena's set-opening extension line.
 func PositionLine(board string) string { return Position + " " + board }
 
 // ParseMove reads "MOVE x1 y1 x2 y2" strictly as the referee does: five fields, the word in
 // capitals, four integers.
-func ParseMove(line string) (games.Coords, error) {
+func ParseMove(line string) (contract.Coords, error) {
 	f := strings.Fields(line)
 	if len(f) != 5 || f[0] != Move {
-		return games.Coords{}, fmt.Errorf("malformed line: want MOVE x1 y1 x2 y2")
+		return contract.Coords{}, fmt.Errorf("malformed line: want MOVE x1 y1 x2 y2")
 	}
-	var c games.Coords
+	var c contract.Coords
 	for i := range c {
 		v, err := strconv.Atoi(f[i+1])
 		if err != nil {
-			return games.Coords{}, fmt.Errorf("malformed line: %q is not an integer", f[i+1])
+			return contract.Coords{}, fmt.Errorf("malformed line: %q is not an integer", f[i+1])
 		}
 		c[i] = v
 	}

@@ -3,13 +3,13 @@ package judge
 import (
 	"testing"
 
-	"colony/games"
+	"colony/contract"
 )
 
 func TestParseMove(t *testing.T) {
-	for line, want := range map[string]games.Coords{
+	for line, want := range map[string]contract.Coords{
 		"MOVE 1 2 3 4":       {1, 2, 3, 4},
-		"MOVE -1 -1 -1 -1":   games.PassCoords,
+		"MOVE -1 -1 -1 -1":   contract.PassCoords,
 		"  MOVE 7 7 6 6   ":  {7, 7, 6, 6},
 		"MOVE\t1 1\t2 2":     {1, 1, 2, 2},
 		"MOVE 100 0 -5 3000": {100, 0, -5, 3000}, // well-formed; legality is the game's

@@ -8,16 +8,16 @@ import (
 	"strings"
 	"time"
 
+	"colony/contract"
 	"colony/engine"
-	"colony/games"
 )
 
 // Session plays games over the judge protocol for the agent. It tracks the position itself
 // and keeps going, as the judge sees the game, whatever odd input it gets; problems are
 // reported on its log.
-type Session[P games.Position[P, M], M games.Move] struct {
-	def *games.Def[P, M]
-	jn  *games.Judge[P, M]
+type Session[P contract.Position[P, M], M contract.Move] struct {
+	def *contract.Def[P, M]
+	jn  *contract.Judge[P, M]
 	in  *LineReader
 	out *bufio.Writer
 	log io.Writer
@@ -26,14 +26,14 @@ type Session[P games.Position[P, M], M games.Move] struct {
 	me  int // the agent's seat, -1 until known
 
 	// Trace, when set, sees every move the agent prints with the position it was chosen in.
-	Trace func(before P, m M, c games.Coords)
+	Trace func(before P, m M, c contract.Coords)
 }
 
 // Serve speaks the judge protocol on r and w until FINISH or the end of the input, with the
 // engine that factory builds (in the background: READY is answered at once) and fallback
 // while it is not there. It returns nil for a clean end and an error only when w fails or r
 // fails with something but EOF.
-func Serve[P games.Position[P, M], M games.Move](def *games.Def[P, M], r io.Reader, w, log io.Writer, factory func() (engine.Engine[P, M], error), fallback engine.Engine[P, M]) error {
+func Serve[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M], r io.Reader, w, log io.Writer, factory func() (engine.Engine[P, M], error), fallback engine.Engine[P, M]) error {
 	s, err := NewSession(def, r, w, log, factory, fallback)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func Serve[P games.Position[P, M], M games.Move](def *games.Def[P, M], r io.Read
 }
 
 // NewSession returns a session for Serve; def must have a judge notation.
-func NewSession[P games.Position[P, M], M games.Move](def *games.Def[P, M], r io.Reader, w, log io.Writer, factory func() (engine.Engine[P, M], error), fallback engine.Engine[P, M]) (*Session[P, M], error) {
+func NewSession[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M], r io.Reader, w, log io.Writer, factory func() (engine.Engine[P, M], error), fallback engine.Engine[P, M]) (*Session[P, M], error) {
 	if def.Judge == nil {
 		return nil, fmt.Errorf("judge: %s is not played over the judge protocol", def.Info.Name)
 	}
@@ -184,9 +184,9 @@ func (s *Session[P, M]) turn(f []string) error {
 		// Nothing is legal in a finished game: say pass, the judge decides.
 		if s.Trace != nil {
 			var none M
-			s.Trace(before, none, games.PassCoords)
+			s.Trace(before, none, contract.PassCoords)
 		}
-		return s.println(MoveLine(games.PassCoords))
+		return s.println(MoveLine(contract.PassCoords))
 	}
 	m := s.mv.Choose(before, lim)
 	c := s.jn.Coords(before, m)
@@ -206,7 +206,7 @@ func (s *Session[P, M]) opp(f []string) {
 	if s.pos.NumPlayers() == 2 {
 		s.setToMove(1-s.me, "got the opponent's move")
 	}
-	var c games.Coords
+	var c contract.Coords
 	var err error
 	if len(f) < 5 {
 		err = fmt.Errorf("want 4 coordinates")

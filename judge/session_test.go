@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"colony/contract"
 	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxgreedy"
 	"colony/game/ataxx/ataxxtest"
-	"colony/game/ataxx/greedy"
-	"colony/games"
 )
 
 // judge drives an agent session through pipes the way the judge does, tracking the game on
@@ -389,7 +389,7 @@ func TestJudgeTurnInFinishedPosition(t *testing.T) {
 			s := newBW(strings.NewReader("TURN 100 100\n"), &out, io.Discard, greedyFactory(1))
 			s.pos, s.me = tc.pos, ataxx.O
 			var moves []played
-			s.Trace = func(b ataxx.Position, m ataxx.Move, c games.Coords) {
+			s.Trace = func(b ataxx.Position, m ataxx.Move, c contract.Coords) {
 				m = passIf(c, m)
 				moves = append(moves, played{Before: b, M: m})
 			}
@@ -479,7 +479,7 @@ func TestJudgePosition(t *testing.T) {
 	}
 	board = ataxx.NewPosition(board.Pieces(ataxx.O), board.Pieces(ataxx.X), ataxx.O, 6)
 	for _, eol := range []string{"\n", "\r\n"} {
-		j := startJudge(t, func() (bwEngine, error) { return greedy.New(1), nil }, eol, nil)
+		j := startJudge(t, func() (bwEngine, error) { return ataxxgreedy.New(1), nil }, eol, nil)
 		j.send("READY FIRST")
 		if got := j.recv(); got != "OK" {
 			t.Fatalf("READY: %q", got)

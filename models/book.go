@@ -6,10 +6,10 @@ import (
 	"os"
 	"path"
 
-	"colony/games"
+	"colony/contract"
 )
 
-// Opening books (games.Book): models/<game>/book.txt, computed offline by cmd/book and
+// Opening books (contract.Book): models/<game>/book.txt, computed offline by cmd/book and
 // embedded; `agent -book embedded` plays from it.
 //
 //go:embed */book.txt
@@ -17,7 +17,7 @@ var bookFiles embed.FS
 
 // LoadBook reads the book at file, or game's embedded one when file is "embedded", and
 // checks it is for info's game and encoder version; every error names the file.
-func LoadBook(info games.Info, file string) (*games.Book, error) {
+func LoadBook(info contract.Info, file string) (*contract.Book, error) {
 	var data []byte
 	var err error
 	name := file
@@ -30,7 +30,7 @@ func LoadBook(info games.Info, file string) (*games.Book, error) {
 	} else if data, err = os.ReadFile(file); err != nil {
 		return nil, fmt.Errorf("models: opening book %s: %w", file, err)
 	}
-	b, err := games.ReadBook(data, info)
+	b, err := contract.ReadBook(data, info)
 	if err != nil {
 		return nil, fmt.Errorf("models: opening book %s: %w", name, err)
 	}

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"colony/games"
+	"colony/contract"
 	"colony/nn"
 )
 
@@ -57,7 +57,7 @@ var ErrNoModel = errors.New("models: no model file given and none embedded")
 // Load reads the model at path, or the game's best embedded model when path is "", and
 // checks that it fits the game (name, encoder version, grid, policy size, players). The name
 // says where it came from; every error names the file.
-func Load(info games.Info, path string) (m *nn.Model, name string, err error) {
+func Load(info contract.Info, path string) (m *nn.Model, name string, err error) {
 	game := info.Name
 	if path != "" {
 		m, err = nn.Load(path)

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"colony/contract"
 	"colony/game/ataxx"
 	"colony/game/slime"
-	"colony/games"
 	"colony/nn"
 )
 
 func TestEmbeddedBest(t *testing.T) {
-	for _, info := range []games.Info{ataxx.Info, slime.Info} {
+	for _, info := range []contract.Info{ataxx.Info, slime.Info} {
 		names := List(info.Name)
 		m, name, err := Load(info, "")
 		if len(names) == 0 {

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Model is a trained (or freshly initialised) network: its architecture, its weights, the
@@ -29,7 +29,7 @@ const (
 
 // ArchFor returns the residual architecture with the given trunk size on a game's encoding
 // (its encoder version, planes, grid, policy size and players), with the head sizes above.
-func ArchFor(info games.Info, blocks, channels int) Arch {
+func ArchFor(info contract.Info, blocks, channels int) Arch {
 	return Arch{
 		Game:           info.Name,
 		EncoderVersion: info.EncoderVersion,
@@ -287,7 +287,7 @@ func (m *Model) Check(game string, encoderVersion int) error {
 
 // CheckFor is Check plus the encoder grid, policy size and players of info: a model that a
 // game cannot feed or read is refused with every mismatch named.
-func (m *Model) CheckFor(info games.Info) error {
+func (m *Model) CheckFor(info contract.Info) error {
 	errs := []error{m.Check(info.Name, info.EncoderVersion)}
 	a := m.Arch
 	if a.Planes != info.Planes || a.Height != info.Height || a.Width != info.Width {

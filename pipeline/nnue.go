@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/data"
 	"colony/engine"
-	"colony/games"
 	"colony/nn/nnue"
 	"colony/selfplay"
 	"colony/train"
@@ -66,7 +66,7 @@ func (n *NNUEConfig) check() error {
 // BootstrapGame is a Game whose engines play themselves into shards (a registry.Game).
 type BootstrapGame interface {
 	Game
-	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
 }
 
 // nnueGen is what a generation's data stage recorded (gen-NNNN/selfplay.json).
@@ -111,7 +111,7 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 		AdjudicateScore: n.AdjScore, AdjudicatePlies: n.AdjPlies, RecordScores: true, Seed: c.seed(), Meta: meta}
 	bc.Progress.Progress = w
 	start := time.Now()
-	st, err := g.Bootstrap(ctx, bc, n.Engine, games.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
+	st, err := g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
 	if err == nil {
 		err = ctx.Err()
 	}

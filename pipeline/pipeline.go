@@ -39,8 +39,8 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/data"
-	"colony/games"
 	"colony/internal/atomicfile"
 	"colony/mcts"
 	"colony/models"
@@ -52,10 +52,10 @@ import (
 // Game is what the cycle needs of a game; a registry.Game is one (registry.Lookup), so that
 // this package links no game itself.
 type Game interface {
-	Info() games.Info
-	Symmetries() games.Symmetries
+	Info() contract.Info
+	Symmetries() contract.Symmetries
 	// Rules is the referee's view of the game (the gate).
-	Rules() games.Rules
+	Rules() contract.Rules
 	// SelfPlay plays PUCT self-play games with model and writes shards into dir.
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
 }

@@ -1,13 +1,13 @@
 package registry
 
 import (
+	"colony/contract"
 	"colony/engine"
 	"colony/engine/mctsengine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/alphabeta"
-	"colony/game/ataxx/greedy"
+	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/ataxxgreedy"
 	"colony/game/ataxx/uai"
-	"colony/games"
 )
 
 // Bacteria War (Ataxx 7x7): the game package's contract plus its engines and UAI.
@@ -18,16 +18,16 @@ func init() {
 		eng  = engine.Engine[pos, move]
 	)
 	def := ataxx.Def()
-	def.Engines = []games.EngineSpec[pos, move]{
+	def.Engines = []contract.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "the move that leaves the most own pieces",
-			New: func(o games.EngineOptions) (eng, error) { return greedy.New(o.Seed), nil }},
+			New: func(o contract.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
-			Flags: []string{"hash"}, New: func(o games.EngineOptions) (eng, error) {
-				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+			Flags: []string{"hash"}, New: func(o contract.EngineOptions) (eng, error) {
+				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o games.EngineOptions) (eng, error) { return newNNAB(o) },
-			Check: func(o games.EngineOptions) error { _, err := loadNNAB(o); return err }},
+			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
+			Check: func(o contract.EngineOptions) error { _, err := loadNNAB(o); return err }},
 	}
 	def.Fallback = "greedy"
 	// nnab (with pruning, net 000004) beat mcts (network 000002) 182-0-18 over 200 games at
@@ -36,16 +36,16 @@ func init() {
 	def.DefaultEngine = "nnab"
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
-	def.Scorer = func(depth int, scale float64) func(p *pos) games.Values {
-		ab := alphabeta.NewWithOptions(alphabeta.Options{HashMB: 16})
-		return func(p *pos) games.Values {
-			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, alphabeta.WinBound))
+	def.Scorer = func(depth int, scale float64) func(p *pos) contract.Values {
+		ab := ataxxab.NewWithOptions(ataxxab.Options{HashMB: 16})
+		return func(p *pos) contract.Values {
+			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, ataxxab.WinBound))
 		}
 	}
 	// Measured in matches against alphabeta (README, "Strength"): the network's value alone
 	// (blend 0) since 000002; alpha-beta plays the last 20 empty cells (2 s screens of 200
 	// games: 14 cells 49.5%, 20 cells 56.5%, 26 cells 54%, never 28%).
-	def.Defaults = games.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
-	def.Protocols = []games.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
+	def.Defaults = contract.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
+	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
 	Register(def)
 }

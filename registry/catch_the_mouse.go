@@ -1,13 +1,13 @@
 package registry
 
 import (
+	"colony/contract"
 	"colony/engine"
 	"colony/game/mouse"
-	"colony/game/mouse/alphabeta"
-	"colony/game/mouse/greedy"
+	"colony/game/mouse/mouseab"
+	"colony/game/mouse/mousegreedy"
 	"colony/game/mouse/mousesolve"
 	"colony/game/mouse/solve"
-	"colony/games"
 )
 
 // Catch The Mouse (7x11, mice against cats and Nadori): the game package's contract plus its
@@ -20,12 +20,12 @@ func init() {
 		eng  = engine.Engine[pos, move]
 	)
 	def := mouse.Def()
-	def.Engines = []games.EngineSpec[pos, move]{
+	def.Engines = []contract.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "one-ply rules of thumb for either side (win, capture, block the runner, advance the safe mouse)",
-			New: func(o games.EngineOptions) (eng, error) { return greedy.New(o.Seed), nil }},
+			New: func(o contract.EngineOptions) (eng, error) { return mousegreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7; once 50 mouse steps or fewer are left, a prover (game/mouse/solve) plays forced wins and rules out proven losses",
-			Flags: []string{"hash"}, New: func(o games.EngineOptions) (eng, error) {
-				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+			Flags: []string{"hash"}, New: func(o contract.EngineOptions) (eng, error) {
+				return mouseab.NewWithOptions(mouseab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},
 	}
 	def.Fallback = "greedy"
@@ -42,7 +42,7 @@ func init() {
 	// left. Off by default: -endgame 45 made 67.5% against alphabeta over 200 games at 10 s
 	// (mcts to the end: 61.5%, within the error), but its team lost 3 of 50 games to random
 	// mice, where mcts's team lost none (README, "Catch The Mouse: the network").
-	def.Defaults = games.EngineOptions{ProverShare: 0.3}
+	def.Defaults = contract.EngineOptions{ProverShare: 0.3}
 	def.Finisher = "alphabeta"
 	def.Phase = pos.MouseStepsLeft
 	// No turn cap, but a bound on the game's length: every move the side to move may still

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/engine"
 	"colony/engine/mctsengine"
 	"colony/engine/random"
-	"colony/games"
 	"colony/judge"
 	"colony/mcts"
 	"colony/models"
@@ -31,9 +31,9 @@ const mctsBatch = 8
 const untrainedBlocks, untrainedChannels = 4, 32
 
 // game is a registered Def with the generic pipeline instantiated for its types.
-type game[P games.Position[P, M], M games.Move] struct {
-	def     *games.Def[P, M]
-	engines map[string]games.EngineSpec[P, M]
+type game[P contract.Position[P, M], M contract.Move] struct {
+	def     *contract.Def[P, M]
+	engines map[string]contract.EngineSpec[P, M]
 	// loaded caches the models read by loadModel, by -model path ("": the embedded best):
 	// the agent's check at start and the engine built after it read the file once (Slime's
 	// program is started for every move, and its model is most of that start).
@@ -46,10 +46,10 @@ type loadedModel struct {
 	name string
 }
 
-func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P, M] {
-	g := &game[P, M]{def: def, engines: map[string]games.EngineSpec[P, M]{}}
-	g.engines["random"] = games.EngineSpec[P, M]{Name: "random", Doc: "a uniformly random legal move",
-		New: func(o games.EngineOptions) (engine.Engine[P, M], error) { return random.New[P, M](o.Seed), nil }}
+func newGame[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]) *game[P, M] {
+	g := &game[P, M]{def: def, engines: map[string]contract.EngineSpec[P, M]{}}
+	g.engines["random"] = contract.EngineSpec[P, M]{Name: "random", Doc: "a uniformly random legal move",
+		New: func(o contract.EngineOptions) (engine.Engine[P, M], error) { return random.New[P, M](o.Seed), nil }}
 	mctsFlags := []string{"model", "cpuct", "playouts"}
 	if def.Scorer != nil {
 		mctsFlags = append(mctsFlags, "value-blend", "value-depth", "value-scale")
@@ -60,9 +60,9 @@ func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P
 	if def.Prover != nil {
 		mctsFlags = append(mctsFlags, "prove")
 	}
-	g.engines["mcts"] = games.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
+	g.engines["mcts"] = contract.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
 		Flags: mctsFlags, New: g.newMCTS, Check: g.checkModel}
-	g.engines["mcts-rollout"] = games.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
+	g.engines["mcts-rollout"] = contract.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
 		Flags: []string{"cpuct", "playouts"}, New: g.newRolloutMCTS}
 	for _, e := range def.Engines {
 		g.engines[e.Name] = e
@@ -70,16 +70,16 @@ func newGame[P games.Position[P, M], M games.Move](def *games.Def[P, M]) *game[P
 	return g
 }
 
-func (g *game[P, M]) Info() games.Info             { return g.def.Info }
-func (g *game[P, M]) Symmetries() games.Symmetries { return g.def.Syms() }
-func (g *game[P, M]) Rules() games.Rules           { return games.NewRules(g.def) }
+func (g *game[P, M]) Info() contract.Info             { return g.def.Info }
+func (g *game[P, M]) Symmetries() contract.Symmetries { return g.def.Syms() }
+func (g *game[P, M]) Rules() contract.Rules           { return contract.NewRules(g.def) }
 func (g *game[P, M]) DefaultEngine() string {
 	if g.def.DefaultEngine != "" {
 		return g.def.DefaultEngine
 	}
 	return "mcts"
 }
-func (g *game[P, M]) Defaults() games.EngineOptions { return g.def.Defaults }
+func (g *game[P, M]) Defaults() contract.EngineOptions { return g.def.Defaults }
 
 func (g *game[P, M]) Engines() []EngineInfo {
 	var out []EngineInfo
@@ -106,7 +106,7 @@ func (g *game[P, M]) Protocols() []string {
 }
 
 // engine returns the named engine's spec.
-func (g *game[P, M]) engine(name string) (games.EngineSpec[P, M], error) {
+func (g *game[P, M]) engine(name string) (contract.EngineSpec[P, M], error) {
 	e, ok := g.engines[name]
 	if !ok {
 		var names []string
@@ -119,7 +119,7 @@ func (g *game[P, M]) engine(name string) (games.EngineSpec[P, M], error) {
 	return e, nil
 }
 
-func (g *game[P, M]) CheckEngine(name string, set []string, o games.EngineOptions) error {
+func (g *game[P, M]) CheckEngine(name string, set []string, o contract.EngineOptions) error {
 	e, err := g.engine(name)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func (g *game[P, M]) CheckEngine(name string, set []string, o games.EngineOption
 }
 
 // build constructs the named engine.
-func (g *game[P, M]) build(name string, o games.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) build(name string, o contract.EngineOptions) (engine.Engine[P, M], error) {
 	e, err := g.engine(name)
 	if err != nil {
 		return nil, err
@@ -161,10 +161,10 @@ func (g *game[P, M]) build(name string, o games.EngineOptions) (engine.Engine[P,
 }
 
 // bookEngine answers from an opening book while the game is in it, else asks its engine.
-type bookEngine[P games.Position[P, M], M games.Move] struct {
+type bookEngine[P contract.Position[P, M], M contract.Move] struct {
 	engine.Engine[P, M]
-	book  *games.Book
-	judge *games.Judge[P, M]
+	book  *contract.Book
+	judge *contract.Judge[P, M]
 	hits  int
 }
 
@@ -178,7 +178,7 @@ func (b *bookEngine[P, M]) BestMove(p P, lim engine.Limits) M {
 	return b.Engine.BestMove(p, lim)
 }
 
-func (g *game[P, M]) BuildBook(engineName string, o games.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*games.Book, error) {
+func (g *game[P, M]) BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error) {
 	o.Book = nil
 	e, err := g.build(engineName, o)
 	if err != nil {
@@ -192,20 +192,20 @@ func (g *game[P, M]) BuildBook(engineName string, o games.EngineOptions, lim eng
 	if progress != nil {
 		report = func(done int, p P, m M) { progress(done, p.String(), m.String()) }
 	}
-	return games.BuildBook(g.def, plies, search, report)
+	return contract.BuildBook(g.def, plies, search, report)
 }
 
 // fallback is the cheap engine that answers while the chosen one is not there.
 func (g *game[P, M]) fallback(seed uint64) engine.Engine[P, M] {
 	if g.def.Fallback != "" {
-		if e, err := g.build(g.def.Fallback, games.EngineOptions{Seed: seed}); err == nil {
+		if e, err := g.build(g.def.Fallback, contract.EngineOptions{Seed: seed}); err == nil {
 			return e
 		}
 	}
 	return random.New[P, M](seed)
 }
 
-func (g *game[P, M]) Serve(protocol, engineName string, o games.EngineOptions, in io.Reader, out, log io.Writer) error {
+func (g *game[P, M]) Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error {
 	if _, err := g.engine(engineName); err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func (g *game[P, M]) ArgvProtocol() string {
 	return ""
 }
 
-func (g *game[P, M]) ServeArgs(protocol, engineName string, o games.EngineOptions, args []string, out, log io.Writer) error {
+func (g *game[P, M]) ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error {
 	if _, err := g.engine(engineName); err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {
 
 // loadModel reads the model of o (or the embedded best); with none given and none embedded it
 // warns on stderr and returns an untrained network.
-func (g *game[P, M]) loadModel(o games.EngineOptions) (*nn.Model, string, error) {
+func (g *game[P, M]) loadModel(o contract.EngineOptions) (*nn.Model, string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if l, ok := g.loaded[o.Model]; ok {
@@ -282,7 +282,7 @@ func (g *game[P, M]) loadModel(o games.EngineOptions) (*nn.Model, string, error)
 	return m, name, err
 }
 
-func (g *game[P, M]) checkModel(o games.EngineOptions) error {
+func (g *game[P, M]) checkModel(o contract.EngineOptions) error {
 	if o.BlendWeight > 0 && g.def.Scorer == nil {
 		return fmt.Errorf("%s has no second opinion for -value-blend", g.def.Info.Name)
 	}
@@ -292,7 +292,7 @@ func (g *game[P, M]) checkModel(o games.EngineOptions) error {
 
 // searchOptions are the mcts engine options of the agent for this game.
 // The game's prover, when it has one and o.ProverShare > 0, runs in front of the search.
-func (g *game[P, M]) searchOptions(o games.EngineOptions) mctsengine.Options[P, M] {
+func (g *game[P, M]) searchOptions(o contract.EngineOptions) mctsengine.Options[P, M] {
 	so := mctsengine.Options[P, M]{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct), MaxPlayouts: o.Playouts,
 		MovesLeft: g.def.MovesLeftAt, CapLeft: g.def.CapLeftAt}
 	if g.def.Prover != nil && o.ProverShare > 0 {
@@ -303,7 +303,7 @@ func (g *game[P, M]) searchOptions(o games.EngineOptions) mctsengine.Options[P, 
 
 // newMCTS builds "mcts": PUCT over the network of o.Model, or the embedded best model, with
 // the game's value blend and endgame handoff when asked for.
-func (g *game[P, M]) newMCTS(o games.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) newMCTS(o contract.EngineOptions) (engine.Engine[P, M], error) {
 	m, name, err := g.loadModel(o)
 	if err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ func (g *game[P, M]) newMCTS(o games.EngineOptions) (engine.Engine[P, M], error)
 	if o.Endgame <= 0 || g.def.Finisher == "" || g.def.Phase == nil {
 		return e, nil
 	}
-	finish, err := g.build(g.def.Finisher, games.EngineOptions{Seed: o.Seed})
+	finish, err := g.build(g.def.Finisher, contract.EngineOptions{Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +332,7 @@ func (g *game[P, M]) newMCTS(o games.EngineOptions) (engine.Engine[P, M], error)
 }
 
 // newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.
-func (g *game[P, M]) newRolloutMCTS(o games.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) newRolloutMCTS(o contract.EngineOptions) (engine.Engine[P, M], error) {
 	eval := mctsengine.NewRollout[P, M](o.Seed, 0, g.def.HeuristicAt)
 	return renamed[P, M]{mctsengine.New(eval, g.searchOptions(o)), "mcts-rollout"}, nil
 }
@@ -367,7 +367,7 @@ func (g *game[P, M]) SelfPlay(ctx context.Context, cfg selfplay.Config, model *n
 	})
 }
 
-func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error) {
+func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error) {
 	if _, err := g.build(engineName, o); err != nil {
 		return selfplay.Stats{}, err
 	}
@@ -382,7 +382,7 @@ func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig,
 	})
 }
 
-func (g *game[P, M]) NewPlayer(engineName string, o games.EngineOptions) (arena.Player, error) {
+func (g *game[P, M]) NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error) {
 	if g.def.Judge == nil {
 		return nil, fmt.Errorf("%s has no move notation for the referee", g.def.Info.Name)
 	}
@@ -394,7 +394,7 @@ func (g *game[P, M]) NewPlayer(engineName string, o games.EngineOptions) (arena.
 }
 
 // player is an engine seated by the in-process referee.
-type player[P games.Position[P, M], M games.Move] struct {
+type player[P contract.Position[P, M], M contract.Move] struct {
 	g *game[P, M]
 	e engine.Engine[P, M]
 }
@@ -402,10 +402,10 @@ type player[P games.Position[P, M], M games.Move] struct {
 func (pl *player[P, M]) Name() string { return pl.e.Name() }
 func (pl *player[P, M]) NewGame(int)  { pl.e.NewGame() }
 
-func (pl *player[P, M]) Move(s games.State, clock time.Duration) (games.Coords, error) {
-	p, ok := games.PositionOf[P, M](s)
+func (pl *player[P, M]) Move(s contract.State, clock time.Duration) (contract.Coords, error) {
+	p, ok := contract.PositionOf[P, M](s)
 	if !ok {
-		return games.Coords{}, fmt.Errorf("a position of another game: %T", s)
+		return contract.Coords{}, fmt.Errorf("a position of another game: %T", s)
 	}
 	m := pl.e.BestMove(p, engine.Limits{MyTime: clock})
 	return pl.g.def.Judge.Coords(p, m), nil

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"colony/contract"
 	"colony/game/ataxx"
 	"colony/game/ataxx/nnab"
-	"colony/games"
 	"colony/models"
 	"colony/nn/nnue"
 )
@@ -24,7 +24,7 @@ func NNUEArch(game string, hidden, l1 int) (nnue.Arch, error) {
 
 // loadNNAB loads the nnab engine's net: o.Model (a Bacteria War nnue model file), or the
 // newest embedded one.
-func loadNNAB(o games.EngineOptions) (*nnue.Net, error) {
+func loadNNAB(o contract.EngineOptions) (*nnue.Net, error) {
 	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, o.Model)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func loadNNAB(o games.EngineOptions) (*nnue.Net, error) {
 	return nnue.Quantize(m, 0)
 }
 
-func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
+func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 	net, err := loadNNAB(o)
 	if err != nil {
 		return nil, err

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/engine"
 	"colony/game/petri"
-	"colony/games"
 )
 
 // Petri Dish (docs/rules.md §4): the game package's contract, its cell programs as engines,
@@ -24,12 +24,12 @@ func init() {
 	)
 	def := petri.Def()
 	for _, c := range petri.Cells {
-		def.Engines = append(def.Engines, games.EngineSpec[pos, move]{Name: c.Name, Doc: c.Doc,
-			New: func(o games.EngineOptions) (eng, error) { return &petriCell{c: c, seed: o.Seed}, nil }})
+		def.Engines = append(def.Engines, contract.EngineSpec[pos, move]{Name: c.Name, Doc: c.Doc,
+			New: func(o contract.EngineOptions) (eng, error) { return &petriCell{c: c, seed: o.Seed}, nil }})
 	}
 	def.Fallback = "sample"
 	def.DefaultEngine = "colony"
-	def.Protocols = []games.ProtocolSpec[pos, move]{{Name: "cell", Serve: servePetriCell}}
+	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: "cell", Serve: servePetriCell}}
 	Register(def)
 	registerStdin(def.Info.Name, petriMatch)
 }

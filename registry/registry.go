@@ -1,5 +1,5 @@
 // Package registry maps -game names to games, like database/sql's drivers: each game is
-// registered by one file of this package (bacteria_war.go, ...) that hands its games.Def to
+// registered by one file of this package (bacteria_war.go, ...) that hands its contract.Def to
 // Register. Register instantiates the generic pipeline (search engines, the judge protocol,
 // self-play, the in-process referee) for the game's types, so that the binaries reach every
 // game through the type-free Game interface and import no game package.
@@ -14,48 +14,48 @@ import (
 	"sync"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/engine"
-	"colony/games"
 	"colony/nn"
 	"colony/selfplay"
 )
 
 // Game is a registered game, with no types of its own.
 type Game interface {
-	Info() games.Info
-	Symmetries() games.Symmetries
+	Info() contract.Info
+	Symmetries() contract.Symmetries
 	// Rules is the referee's view of the game.
-	Rules() games.Rules
+	Rules() contract.Rules
 	// Engines lists the engines the agent offers for the game, sorted by name.
 	Engines() []EngineInfo
 	// DefaultEngine is the strongest engine (the agent's default).
 	DefaultEngine() string
 	// Defaults are the game's defaults of the engine options the agent does not set.
-	Defaults() games.EngineOptions
+	Defaults() contract.EngineOptions
 	// Protocols lists the protocols the agent speaks for the game ("judge" first, if any).
 	Protocols() []string
 	// CheckEngine validates an engine name and its options at once (the model file loads and
 	// fits the game; no option the engine does not read is set), without building it.
-	CheckEngine(name string, set []string, o games.EngineOptions) error
+	CheckEngine(name string, set []string, o contract.EngineOptions) error
 	// Serve runs the agent's side of protocol with the named engine until the session ends.
-	Serve(protocol, engineName string, o games.EngineOptions, in io.Reader, out, log io.Writer) error
+	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
 	// ArgvProtocol is the game's first protocol that reads the position from the program's
-	// command-line arguments (games.ProtocolSpec.Argv), or "" when it has none.
+	// command-line arguments (contract.ProtocolSpec.Argv), or "" when it has none.
 	ArgvProtocol() string
 	// ServeArgs answers the program's positional arguments args with protocol's Argv
 	// ("": ArgvProtocol) and the named engine.
-	ServeArgs(protocol, engineName string, o games.EngineOptions, args []string, out, log io.Writer) error
+	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start position when "") to depth.
 	Perft(board string, depth int) (uint64, error)
 	// BuildBook searches the opening positions of both seats within plies of the start with
-	// the named engine under lim (games.BuildBook); progress gets each position and move.
-	BuildBook(engineName string, o games.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*games.Book, error)
+	// the named engine under lim (contract.BuildBook); progress gets each position and move.
+	BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
 	// SelfPlay plays PUCT self-play games with model and writes shards into dir.
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
 	// Bootstrap plays games of the named engine against itself and writes shards into dir.
-	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o games.EngineOptions, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
 	// NewPlayer builds the named engine as an in-process contestant for the referee.
-	NewPlayer(engineName string, o games.EngineOptions) (arena.Player, error)
+	NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error)
 }
 
 // EngineInfo describes one engine of a game.
@@ -63,7 +63,7 @@ type EngineInfo struct {
 	Name  string
 	Doc   string
 	Flags []string // agent flags the engine reads besides -seed
-	NNUE  bool     // its -model is an nnue net (games.EngineSpec.NNUE)
+	NNUE  bool     // its -model is an nnue net (contract.EngineSpec.NNUE)
 }
 
 var (
@@ -110,7 +110,7 @@ func StdinDriver(name string) (arena.StdinVariant, bool) {
 
 // Register adds a game. It panics on an invalid definition or a name registered twice (both
 // programming errors, found by any test that imports the package).
-func Register[P games.Position[P, M], M games.Move](def *games.Def[P, M]) Game {
+func Register[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]) Game {
 	if err := def.Check(); err != nil {
 		panic(err)
 	}

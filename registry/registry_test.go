@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"colony/contract"
 	"colony/engine"
-	"colony/games"
 	"colony/mcts"
 	"colony/registry"
 )
@@ -67,28 +67,28 @@ func TestToyGameThroughTheContract(t *testing.T) {
 	if strings.Join(names, ",") != "mcts,mcts-rollout,random" {
 		t.Errorf("engines %v", names)
 	}
-	if err := g.CheckEngine("mcts", []string{"endgame"}, games.EngineOptions{}); err == nil {
+	if err := g.CheckEngine("mcts", []string{"endgame"}, contract.EngineOptions{}); err == nil {
 		t.Error("-endgame accepted for a game without a finishing engine")
 	}
 	st := g.Rules().Start()
-	if _, err := st.Play(games.Coords{1, 1, 1, 2}); err == nil {
+	if _, err := st.Play(contract.Coords{1, 1, 1, 2}); err == nil {
 		t.Error("a claim with two different cells was accepted")
 	}
-	st, err := st.Play(games.Coords{2, 2, 2, 2})
+	st, err := st.Play(contract.Coords{2, 2, 2, 2})
 	if err != nil || st.ToMove() != 1 || st.String() != ".../.0./... 1" {
 		t.Fatalf("after a claim: %v, %v", st, err)
 	}
-	if _, err := st.Play(games.Coords{2, 2, 2, 2}); err == nil {
+	if _, err := st.Play(contract.Coords{2, 2, 2, 2}); err == nil {
 		t.Error("a taken cell was claimed again")
 	}
 }
 
 // TestContractMatchesSearch: the contract restates the search's bound on players.
 func TestContractMatchesSearch(t *testing.T) {
-	if games.MaxPlayers != mcts.MaxPlayers {
-		t.Fatalf("games.MaxPlayers %d, mcts.MaxPlayers %d", games.MaxPlayers, mcts.MaxPlayers)
+	if contract.MaxPlayers != mcts.MaxPlayers {
+		t.Fatalf("games.MaxPlayers %d, mcts.MaxPlayers %d", contract.MaxPlayers, mcts.MaxPlayers)
 	}
-	var v games.Values = mcts.Values{1, 2, 3, 4}
+	var v contract.Values = mcts.Values{1, 2, 3, 4}
 	if v[3] != 4 {
 		t.Fatal(v)
 	}
@@ -127,7 +127,7 @@ func TestOpeningBook(t *testing.T) {
 	}
 	// A book with a chosen move at the start: the random engine plays it whatever its seed.
 	want := start.RandomMove(rand.New(rand.NewPCG(1, 2)))
-	b.Moves = map[string]games.Coords{start.String(): want}
+	b.Moves = map[string]contract.Coords{start.String(): want}
 	o.Book = b
 	for seed := range uint64(8) {
 		o.Seed = seed

@@ -1,11 +1,11 @@
 package registry
 
 import (
+	"colony/contract"
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
 	"colony/game/slime/koth"
-	"colony/games"
 )
 
 // Slime: Territory War (docs/rules.md §3): the game package's contract plus its engines.
@@ -16,21 +16,21 @@ func init() {
 		eng  = engine.Engine[pos, move]
 	)
 	def := slime.Def()
-	def.Engines = []games.EngineSpec[pos, move]{
+	def.Engines = []contract.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "the contest page's GreedySlime: the largest immediate net gain",
-			New: func(games.EngineOptions) (eng, error) { return bots.Greedy{}, nil }},
+			New: func(contract.EngineOptions) (eng, error) { return bots.Greedy{}, nil }},
 		{Name: "jumper", Doc: "the contest page's Jumper: the empty cell nearest the middle within two cells",
-			New: func(games.EngineOptions) (eng, error) { return bots.Jumper{}, nil }},
+			New: func(contract.EngineOptions) (eng, error) { return bots.Jumper{}, nil }},
 		{Name: "simplebot", Doc: "the controller's simplebot.rb: a random spread, else a random jump",
-			New: func(o games.EngineOptions) (eng, error) { return bots.NewSimplebot(o.Seed), nil }},
+			New: func(o contract.EngineOptions) (eng, error) { return bots.NewSimplebot(o.Seed), nil }},
 		{Name: "paranoid", Doc: "alpha-beta with the three opponents against the player to move",
-			New: func(games.EngineOptions) (eng, error) { return bots.NewParanoid(), nil }},
+			New: func(contract.EngineOptions) (eng, error) { return bots.NewParanoid(), nil }},
 		{Name: "bestreply", Doc: "best-reply search: one opponent's most harmful move between two own moves",
-			New: func(games.EngineOptions) (eng, error) { return bots.NewBestReply(), nil }},
+			New: func(contract.EngineOptions) (eng, error) { return bots.NewBestReply(), nil }},
 	}
 	def.Fallback = "greedy"
 	def.DefaultEngine = "paranoid"
 	// The King-of-the-Hill program: agent -game slime 'P,row0,...' prints one move.
-	def.Protocols = []games.ProtocolSpec[pos, move]{{Name: koth.Name, Argv: koth.Answer}}
+	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: koth.Name, Argv: koth.Answer}}
 	Register(def)
 }

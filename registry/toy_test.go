@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Tri is a toy game of the test's own, to prove that the pipeline is generic: three players
@@ -88,8 +88,8 @@ func (p triPos) group(pl int8) int {
 	return best
 }
 
-func (p triPos) Values() games.Values {
-	var v games.Values
+func (p triPos) Values() contract.Values {
+	var v contract.Values
 	if !p.Terminal() {
 		return v
 	}
@@ -201,17 +201,17 @@ func (triMirror) TransformPolicyIndex(k, idx int) int {
 func (triMirror) Seat(_, p int) int { return p }
 
 // triDef is the toy game's registration.
-func triDef(name string) *games.Def[triPos, triMove] {
-	return &games.Def[triPos, triMove]{
-		Info: games.Info{Name: name, PlayerNames: []string{"A", "B", "C"}, Height: triSize, Width: triSize,
+func triDef(name string) *contract.Def[triPos, triMove] {
+	return &contract.Def[triPos, triMove]{
+		Info: contract.Info{Name: name, PlayerNames: []string{"A", "B", "C"}, Height: triSize, Width: triSize,
 			Planes: 6, EncoderVersion: 1, PolicySize: triCells, MaxMoves: triCells},
 		Start:      triStart,
 		Parse:      parseTri,
 		Symmetries: triMirror{},
 		MovesLeft:  func(p triPos) int { return (triCells - int(p.filled) + triPlayers - 1) / triPlayers },
-		Judge: &games.Judge[triPos, triMove]{
+		Judge: &contract.Judge[triPos, triMove]{
 			// A claim is spelt as a move from the cell to itself.
-			Move: func(p triPos, c games.Coords) (triMove, error) {
+			Move: func(p triPos, c contract.Coords) (triMove, error) {
 				r, col := c[0]-1, c[1]-1
 				if c[2] != c[0] || c[3] != c[1] || r < 0 || r >= triSize || col < 0 || col >= triSize {
 					return 0, errors.New("tri: a claim is r c r c on the board")
@@ -221,9 +221,9 @@ func triDef(name string) *games.Def[triPos, triMove] {
 				}
 				return triMove(r*triSize + col), nil
 			},
-			Coords: func(_ triPos, m triMove) games.Coords {
+			Coords: func(_ triPos, m triMove) contract.Coords {
 				r, c := int(m)/triSize+1, int(m)%triSize+1
-				return games.Coords{r, c, r, c}
+				return contract.Coords{r, c, r, c}
 			},
 		},
 	}

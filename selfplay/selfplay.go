@@ -17,8 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"colony/contract"
 	"colony/data"
-	"colony/games"
 	"colony/mcts"
 )
 
@@ -37,7 +37,7 @@ type Mv interface {
 
 // Game describes a game to self-play.
 type Game[P any] struct {
-	Info  games.Info // name, encoder version and sizes, as in shard and model files
+	Info  contract.Info // name, encoder version and sizes, as in shard and model files
 	Start func() P
 	// Adjudicate, when set, is called after every move; returning true ends the game with the
 	// returned values (e.g. a hopeless material deficit). Nil plays every game out.
@@ -164,7 +164,7 @@ func (r *run) fail(err error) {
 }
 
 // record writes a finished game's examples and counts it; false means the run must stop.
-func (r *run) record(sk *sink, exs []data.Example, values mcts.Values, info games.Info, moves int) bool {
+func (r *run) record(sk *sink, exs []data.Example, values mcts.Values, info contract.Info, moves int) bool {
 	if err := sk.add(exs); err != nil {
 		r.fail(err)
 		return false
@@ -198,7 +198,7 @@ func (r *run) claim(ctx context.Context) bool {
 // finished counts a game. A game scored by a share is won by the single largest share,
 // whatever its size (a quarter of the board and one cell can top four players); a game won
 // or lost needs a positive value as well.
-func (r *run) finished(values mcts.Values, info games.Info, moves, positions int) {
+func (r *run) finished(values mcts.Values, info contract.Info, moves, positions int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats.Games++

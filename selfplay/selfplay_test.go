@@ -12,11 +12,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"colony/contract"
 	"colony/data"
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/greedy"
-	"colony/games"
+	"colony/game/ataxx/ataxxgreedy"
 	"colony/mcts"
 )
 
@@ -215,7 +215,7 @@ func TestBootstrap(t *testing.T) {
 	dir := t.TempDir()
 	bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1}
 	st, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, bc, dir,
-		func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
+		func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return ataxxgreedy.New(seed) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,9 @@ func TestBootstrapScoreTargets(t *testing.T) {
 		dir := t.TempDir()
 		bc := BootstrapConfig{Workers: 2, Games: 4, Seed: 3, RandomPlies: 2, Epsilon: 0.1, ScoreWeight: w, ScoreScale: scale}
 		if _, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, bc, dir,
-			func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), score} }); err != nil {
+			func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] {
+				return scoring{ataxxgreedy.New(seed), score}
+			}); err != nil {
 			t.Fatal(err)
 		}
 		exs := readAll(t, dir)
@@ -286,14 +288,14 @@ func TestBootstrapScoreTargets(t *testing.T) {
 	}
 	// Targets from scores need an engine that reports them and two players.
 	_, err := RunBootstrap(context.Background(), Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}, BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
-		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return greedy.New(seed) })
+		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return ataxxgreedy.New(seed) })
 	if err == nil {
 		t.Fatal("greedy reports no scores: want an error")
 	}
 	four := Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}
 	four.Info.PlayerNames = []string{"a", "b", "c", "d"}
 	if _, err := RunBootstrap(context.Background(), four, BootstrapConfig{Workers: 1, Games: 1, ScoreWeight: 0.5},
-		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{greedy.New(seed), 1} }); err == nil {
+		t.TempDir(), func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] { return scoring{ataxxgreedy.New(seed), 1} }); err == nil {
 		t.Fatal("four players: want an error")
 	}
 }
@@ -335,7 +337,7 @@ func TestRunReportsEvaluatorFailure(t *testing.T) {
 // TestFinishedScored: in a game scored by a share the single largest share wins even below
 // half the board; in a game won or lost a top value that is not positive is a draw.
 func TestFinishedScored(t *testing.T) {
-	info := games.Info{Name: "four", PlayerNames: []string{"1", "2", "3", "4"}}
+	info := contract.Info{Name: "four", PlayerNames: []string{"1", "2", "3", "4"}}
 	values := mcts.Values{-0.5, -0.25, -0.75, -0.5}
 	for _, scored := range []bool{false, true} {
 		info.Scored = scored
@@ -376,7 +378,7 @@ func (b *byPieces) Stats() (int, int32, int64) { return 1, b.last, 0 }
 func TestBootstrapScoresAdjudication(t *testing.T) {
 	game := Game[ataxx.Position]{Info: ataxx.Info, Start: ataxx.Start}
 	newEng := func(seed uint64) engine.Engine[ataxx.Position, ataxx.Move] {
-		return &byPieces{Engine: greedy.New(seed)}
+		return &byPieces{Engine: ataxxgreedy.New(seed)}
 	}
 	const scale, adj, plies, openMax = 300, 400, 3, 200
 	dir := t.TempDir()

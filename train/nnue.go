@@ -14,8 +14,8 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"colony/contract"
 	"colony/data"
-	"colony/games"
 	"colony/nn/nnue"
 )
 
@@ -23,8 +23,8 @@ import (
 // value regression only (the net has no policy), against each example's value target of the
 // side to move. Zero fields get the defaults noted.
 type NNUEConfig struct {
-	Game       games.Info
-	Symmetries games.Symmetries // augmentation (nil: none)
+	Game       contract.Info
+	Symmetries contract.Symmetries // augmentation (nil: none)
 
 	Arch  nnue.Arch // the net of a fresh run (ignored when Model is set)
 	Model string    // start model file ("": a fresh net of Arch from Seed)
@@ -446,7 +446,7 @@ func Target(ex *data.Example, stm int, w float64) float32 {
 // EvalNNUE returns the value MSE (tanh of the logit against the side to move's target) and
 // the number of examples of model m over every example of the shards in dir (no augmentation):
 // a held-out check of a trained net.
-func EvalNNUE(m *nnue.Model, game games.Info, dir string) (mse float64, n int, err error) {
+func EvalNNUE(m *nnue.Model, game contract.Info, dir string) (mse float64, n int, err error) {
 	if err := m.CheckFor(game.Name, game.EncoderVersion); err != nil {
 		return 0, 0, err
 	}

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"time"
 
+	"colony/contract"
 	"colony/data"
-	"colony/games"
 	"colony/internal/atomicfile"
 	"colony/nn"
 	"colony/nn/onnx"
@@ -24,8 +24,8 @@ type RunConfig struct {
 	// Game is the game trained for: it gives the architecture of a fresh net, and the start
 	// model, the checkpoint and the shards are checked against it. Symmetries augment the
 	// sampled examples (nil: none).
-	Game       games.Info
-	Symmetries games.Symmetries
+	Game       contract.Info
+	Symmetries contract.Symmetries
 
 	// Model is the start model file; "" starts from a fresh net of Blocks x Channels
 	// (default 4x32) initialised from Seed.

@@ -1,6 +1,6 @@
 // Command book computes an opening book offline: every position near the standard start
 // where a seat is to move (that seat following the book, the other side playing anything),
-// searched by an engine of the game, written in the book file format (games.Book).
+// searched by an engine of the game, written in the book file format (contract.Book).
 //
 //	book -game bacteria-war -engine alphabeta -depth 10 -plies 4 -o models/bacteria-war/book.txt
 package main
@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"colony/contract"
 	"colony/engine"
-	"colony/games"
 	"colony/internal/atomicfile"
 	"colony/registry"
 )
@@ -59,7 +59,7 @@ func run(args []string) int {
 	if err := b.Write(&buf); err != nil {
 		return fail("%v", err)
 	}
-	if _, err := games.ReadBook(buf.Bytes(), g.Info()); err != nil {
+	if _, err := contract.ReadBook(buf.Bytes(), g.Info()); err != nil {
 		return fail("the book does not read back: %v", err)
 	}
 	if err := atomicfile.WriteFile(*out, buf.Bytes()); err != nil {

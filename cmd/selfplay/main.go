@@ -20,9 +20,9 @@ import (
 	"syscall"
 	"time"
 
+	"colony/contract"
 	"colony/data"
 	"colony/engine"
-	"colony/games"
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
@@ -102,7 +102,7 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["adjudicate"] = fmt.Sprintf("%d x %d", *adjScore, *adjPlies)
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
-		eo := games.EngineOptions{HashMB: *hash}
+		eo := contract.EngineOptions{HashMB: *hash}
 		name, sha, ok := modelFor(g, *engineName, *modelPath, stderr)
 		if !ok {
 			return 2
@@ -159,7 +159,7 @@ func run(args []string, stderr io.Writer) int {
 }
 
 // loadModel returns the network to play with: a file, the embedded best, or a random net.
-func loadModel(info games.Info, path, random string) (*nn.Model, string, error) {
+func loadModel(info contract.Info, path, random string) (*nn.Model, string, error) {
 	if random != "" {
 		var b, c int
 		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {

@@ -19,8 +19,8 @@ import (
 	"slices"
 	"time"
 
+	"colony/contract"
 	"colony/engine/tt"
-	"colony/games"
 )
 
 // Move is a game's move type: 16 bits, so that it packs with its ordering key into an int64.
@@ -703,8 +703,8 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	return s.bestMove
 }
 
-// Mix is games.Mix: the seed's tie-break of equal root moves.
-func Mix(z uint64) uint64 { return games.Mix(z) }
+// Mix is contract.Mix: the seed's tie-break of equal root moves.
+func Mix(z uint64) uint64 { return contract.Mix(z) }
 
 // Deepen is iterative deepening from depth 1 to maxDepth. search(d, alpha, beta) searches the
 // root: with the full window below depth 4, at a proven score or with aspiration 0, else in a

@@ -11,7 +11,7 @@ package ataxx
 import (
 	"math/bits"
 
-	"colony/games"
+	"colony/contract"
 	"colony/internal/splitmix"
 )
 
@@ -217,7 +217,7 @@ func (p Position) Winner() int {
 
 // Values returns the result of a terminal position, one entry per player: 1 win, -1 loss,
 // 0 draw. Entries past NumPlayers are zero.
-func (p Position) Values() [4]float32 { return games.WinLoss(p.Winner()) }
+func (p Position) Values() [4]float32 { return contract.WinLoss(p.Winner()) }
 
 // LegalMoves appends the legal moves to dst[:0] and returns it: one clone per reachable empty
 // cell, one jump per (source, destination), a lone Pass when the side to move is stuck, and

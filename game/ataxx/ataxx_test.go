@@ -5,19 +5,21 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"colony/games/gamestest"
+	"colony/contract/contracttest"
 )
 
 // startPerft are the perft counts of the start position (docs/rules.md §1).
 var startPerft = []uint64{16, 256, 6460, 155888, 4752668, 141865520}
 
-func TestPerftStart(t *testing.T) { gamestest.CheckStartPerft(t, Start(), Perft, startPerft, 5, 6) }
+func TestPerftStart(t *testing.T) { contracttest.CheckStartPerft(t, Start(), Perft, startPerft, 5, 6) }
 
-func loadPerftFile(t *testing.T) []gamestest.PerftCase {
-	return gamestest.ReadPerft(t, "testdata/bacteria-war-perft.txt", 40)
+func loadPerftFile(t *testing.T) []contracttest.PerftCase {
+	return contracttest.ReadPerft(t, "testdata/bacteria-war-perft.txt", 40)
 }
 
-func TestPerftFile(t *testing.T) { gamestest.CheckPerftCases(t, loadPerftFile(t), ParseBoard, Perft) }
+func TestPerftFile(t *testing.T) {
+	contracttest.CheckPerftCases(t, loadPerftFile(t), ParseBoard, Perft)
+}
 
 // naivePerft counts without bulk counting, through LegalMoves only: a cross-check of
 // CountMoves against the generator.
@@ -132,7 +134,7 @@ func TestNaivePerftAgrees(t *testing.T) {
 }
 
 func TestApplyAndHashInRandomGames(t *testing.T) {
-	gamestest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
+	contracttest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
 		if !p.Valid() {
 			t.Fatalf("invalid position after %v from\n%s", m, before.Diagram())
 		}
@@ -406,7 +408,7 @@ func TestPolicyIndex(t *testing.T) {
 			}
 		}
 	}
-	gamestest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
+	contracttest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
 	if Pass.PolicyIndex() != PassIndex || MoveOfPolicyIndex(PassIndex) != Pass {
 		t.Fatal("pass index")
 	}
@@ -442,7 +444,7 @@ func TestEncode(t *testing.T) {
 	}
 }
 
-func TestDivide(t *testing.T) { gamestest.CheckDivide(t, Divide(Start(), 3), 16, startPerft[2]) }
+func TestDivide(t *testing.T) { contracttest.CheckDivide(t, Divide(Start(), 3), 16, startPerft[2]) }
 
 func TestZeroAllocs(t *testing.T) {
 	p, _ := ParseBoard("..O...X/.O...X./....X.X/.XX.XXX/.X..X../O.....X/.X..... O")
@@ -460,11 +462,11 @@ func TestZeroAllocs(t *testing.T) {
 	_ = sink
 }
 
-func BenchmarkPerft6(b *testing.B) { gamestest.BenchPerft(b, Start(), 6, Perft) }
+func BenchmarkPerft6(b *testing.B) { contracttest.BenchPerft(b, Start(), 6, Perft) }
 
 func BenchmarkLegalMovesApply(b *testing.B) {
 	p, _ := ParseBoard("..O...X/.O...X./....X.X/.XX.XXX/.X..X../O.....X/.X..... O")
-	gamestest.BenchMovesApply(b, p, MaxMoves)
+	contracttest.BenchMovesApply(b, p, MaxMoves)
 }
 
 // TestOwnTurnsLeft counts the turns of the side to move from each turn to the cap.

@@ -3,14 +3,14 @@ package ataxx
 import (
 	"fmt"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Def returns Bacteria War's contract with everything that the game package itself knows:
 // facts, notation, symmetries, clock hints and the judge notation. The registration adds the
 // engines (alphabeta, greedy) and the UAI protocol, which live in their own packages.
-func Def() *games.Def[Position, Move] {
-	return &games.Def[Position, Move]{
+func Def() *contract.Def[Position, Move] {
+	return &contract.Def[Position, Move]{
 		Info:       Info,
 		Start:      Start,
 		Parse:      parseValid,
@@ -21,11 +21,11 @@ func Def() *games.Def[Position, Move] {
 		Outcome:    Position.Outcome,
 		Perft:      Perft,
 		Phase:      Position.EmptyCount,
-		Judge: &games.Judge[Position, Move]{
-			Move: func(p Position, c games.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
-			Coords: func(p Position, m Move) games.Coords {
+		Judge: &contract.Judge[Position, Move]{
+			Move: func(p Position, c contract.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
+			Coords: func(p Position, m Move) contract.Coords {
 				r1, c1, r2, c2 := p.JudgeCoords(m)
-				return games.Coords{r1, c1, r2, c2}
+				return contract.Coords{r1, c1, r2, c2}
 			},
 			WithToMove: func(p Position, pl int) Position { return NewPosition(p.bb[O], p.bb[X], pl, p.Turns()) },
 			Force:      Position.Force,
@@ -81,7 +81,7 @@ func (p Position) ForcePass() Position {
 // Force plays the judge move c (x1 y1 x2 y2) for the side to move whatever the rules say: its
 // piece lands on the destination, a leap empties the source, the destination's neighbours are
 // infected. It fails when the coordinates are off the board or not at distance 1 or 2.
-func (p Position) Force(c games.Coords) (Position, bool) {
+func (p Position) Force(c contract.Coords) (Position, bool) {
 	r1, c1, r2, c2 := c[0], c[1], c[2], c[3]
 	for _, v := range c {
 		if v < 1 || v > Size {

@@ -3,7 +3,7 @@ package ataxx
 import (
 	"math/bits"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Input encoding for neural networks.
@@ -58,7 +58,7 @@ func initPolicy() {
 			sto := int(symSq[s][to])
 			policySym[s][to*17] = int16(sto * 17)
 			for k, off := range JumpOffsets {
-				dr, dc := games.SquareOffset(s, off[0], off[1])
+				dr, dc := contract.SquareOffset(s, off[0], off[1])
 				policySym[s][to*17+k+1] = int16(sto*17 + int(offsetIndex[dr+2][dc+2]))
 			}
 		}

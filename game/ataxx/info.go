@@ -1,10 +1,10 @@
 package ataxx
 
-import "colony/games"
+import "colony/contract"
 
 // Info describes Bacteria War to the pipeline: the name in model and shard files, the
 // players, the encoder grid (EncoderVersion, NumPlanes planes of 7x7) and the policy size.
-var Info = games.Info{
+var Info = contract.Info{
 	Name:           "bacteria-war",
 	PlayerNames:    []string{"O", "X"},
 	Height:         Size,
@@ -15,7 +15,7 @@ var Info = games.Info{
 	MaxMoves:       MaxMoves,
 }
 
-// Symmetries are the 8 symmetries of the board (games.Symmetries); none swaps the players.
+// Symmetries are the 8 symmetries of the board (contract.Symmetries); none swaps the players.
 type Symmetries struct{}
 
 func (Symmetries) NumSymmetries() int                       { return NumSymmetries }

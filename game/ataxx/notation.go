@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // ParseBoard reads the testdata notation "rows/.../rows side": seven rows of seven cells from
@@ -38,7 +38,7 @@ func ParseBoard(s string) (Position, error) {
 			}
 		}
 	}
-	side := games.SideOf(f[1], Info.PlayerNames)
+	side := contract.SideOf(f[1], Info.PlayerNames)
 	if side < 0 {
 		return Position{}, fmt.Errorf("ataxx: board %q: side %q, want O or X", s, f[1])
 	}
@@ -95,7 +95,7 @@ func (p Position) writeRows(b *strings.Builder, sep string) {
 // ParseDiagram reads a board drawn as seven text lines (spaces ignored) and a side to move.
 // It is meant for tests: boards written as ASCII diagrams.
 func ParseDiagram(diagram string, side int) (Position, error) {
-	return ParseBoard(games.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
+	return ParseBoard(contract.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
 }
 
 // JudgeMove converts judge coordinates (1-based row, col; all -1 for a pass) into a move and

@@ -3,7 +3,7 @@ package ataxx
 import (
 	"math/bits"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // NumSymmetries is the number of symmetries of the square board.
@@ -69,4 +69,4 @@ func (m Move) Transform(k int) Move {
 }
 
 // symCell maps (r, c) of the board through symmetry k.
-func symCell(k, r, c int) (int, int) { return games.SquareCell(k, r, c, Size-1) }
+func symCell(k, r, c int) (int, int) { return contract.SquareCell(k, r, c, Size-1) }

@@ -3,7 +3,7 @@ package mouse
 import (
 	"fmt"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Def returns Catch The Mouse's contract with everything that the game package itself knows:
@@ -14,8 +14,8 @@ import (
 // a game lasts at most 66 mouse moves. Nadori's team passes when it has no move at all
 // (-1 -1 -1 -1); the mice never pass (no move loses). The judge notation has no Playable:
 // a position is over by its board alone (no turn count can run ahead of the judge's).
-func Def() *games.Def[Position, Move] {
-	return &games.Def[Position, Move]{
+func Def() *contract.Def[Position, Move] {
+	return &contract.Def[Position, Move]{
 		Info:       Info,
 		Start:      Start,
 		Parse:      parseValid,
@@ -24,14 +24,14 @@ func Def() *games.Def[Position, Move] {
 		Heuristic:  Position.Heuristic,
 		Outcome:    Position.Outcome,
 		Perft:      Perft,
-		Judge: &games.Judge[Position, Move]{
-			Move: func(p Position, c games.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
-			Coords: func(_ Position, m Move) games.Coords {
+		Judge: &contract.Judge[Position, Move]{
+			Move: func(p Position, c contract.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
+			Coords: func(_ Position, m Move) contract.Coords {
 				r1, c1, r2, c2 := JudgeCoords(m)
-				return games.Coords{r1, c1, r2, c2}
+				return contract.Coords{r1, c1, r2, c2}
 			},
 			WithToMove: Position.WithToMove,
-			Force:      func(p Position, c games.Coords) (Position, bool) { return p.Force(c[0], c[1], c[2], c[3]) },
+			Force:      func(p Position, c contract.Coords) (Position, bool) { return p.Force(c[0], c[1], c[2], c[3]) },
 			Pass:       Position.ForcePass,
 		},
 	}

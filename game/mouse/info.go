@@ -1,11 +1,11 @@
 package mouse
 
-import "colony/games"
+import "colony/contract"
 
 // Info describes Catch The Mouse to the pipeline: the name in model and shard files, the
 // players (the mice "R" first, Nadori's team "N" second), the encoder grid (EncoderVersion,
 // NumPlanes planes of 7x11) and the policy size.
-var Info = games.Info{
+var Info = contract.Info{
 	Name:           "catch-the-mouse",
 	PlayerNames:    []string{"R", "N"},
 	Height:         Rows,
@@ -16,7 +16,7 @@ var Info = games.Info{
 	MaxMoves:       MaxMoves,
 }
 
-// Symmetries are the identity and the left-right mirror (games.Symmetries); neither swaps
+// Symmetries are the identity and the left-right mirror (contract.Symmetries); neither swaps
 // the players.
 type Symmetries struct{}
 

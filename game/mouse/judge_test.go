@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"colony/contract"
 	"colony/engine"
 	"colony/game/mouse"
-	"colony/game/mouse/alphabeta"
-	"colony/game/mouse/greedy"
-	"colony/games"
+	"colony/game/mouse/mouseab"
+	"colony/game/mouse/mousegreedy"
 	"colony/judge"
 )
 
@@ -34,7 +34,7 @@ func newSession(t *testing.T, e mouseEngine) *session {
 	s := &session{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	go func() {
 		err := judge.Serve(mouse.Def(), inR, outW, io.Discard,
-			func() (mouseEngine, error) { return e, nil }, greedy.New(9))
+			func() (mouseEngine, error) { return e, nil }, mousegreedy.New(9))
 		outW.Close()
 		s.done <- err
 	}()
@@ -71,7 +71,7 @@ func TestJudgeSessions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	def := mouse.Def()
 	for seat := range 2 {
-		for _, e := range []mouseEngine{greedy.New(3), alphabeta.NewWithOptions(alphabeta.Options{HashMB: 2})} {
+		for _, e := range []mouseEngine{mousegreedy.New(3), mouseab.NewWithOptions(mouseab.Options{HashMB: 2})} {
 			s := newSession(t, e)
 			s.send(judge.ReadyLine(seat))
 			if got := s.read(); got != judge.OK {
@@ -108,7 +108,7 @@ func TestJudgeSessions(t *testing.T) {
 // TestJudgePassAndPosition: with no team piece on the board (set by the arena's POSITION
 // line), Nadori's team answers the pass "-1 -1 -1 -1", and the mice's next move is legal.
 func TestJudgePassAndPosition(t *testing.T) {
-	s := newSession(t, alphabeta.New())
+	s := newSession(t, mouseab.New())
 	s.send(judge.ReadyLine(1))
 	if got := s.read(); got != judge.OK {
 		t.Fatalf("READY answered %q", got)
@@ -116,13 +116,13 @@ func TestJudgePassAndPosition(t *testing.T) {
 	board := "R.R.R.R.R.R/.R.R.R.R.R./.........../.........../.........../.........../........... N"
 	s.send(judge.PositionLine(board))
 	s.send(judge.TurnLine(time.Second, time.Second))
-	if got := s.read(); got != judge.MoveLine(games.PassCoords) {
+	if got := s.read(); got != judge.MoveLine(contract.PassCoords) {
 		t.Fatalf("stuck team answered %q", got)
 	}
 	s.finish()
 
 	// The mice at once after a board set by POSITION.
-	s = newSession(t, greedy.New(1))
+	s = newSession(t, mousegreedy.New(1))
 	s.send(judge.ReadyLine(0))
 	s.read()
 	s.send(judge.PositionLine("RRRRR.RRRRR/.........../.........../.........../...CC.CC.../.....R...N./........... R"))

@@ -17,7 +17,7 @@ package mouse
 import (
 	"math/bits"
 
-	"colony/games"
+	"colony/contract"
 	"colony/internal/splitmix"
 )
 
@@ -323,7 +323,7 @@ func (p Position) Winner() int {
 
 // Values returns the result of a terminal position, one entry per player: 1 win, -1 loss
 // (zeros while the game goes on).
-func (p Position) Values() [4]float32 { return games.WinLoss(p.Winner()) }
+func (p Position) Values() [4]float32 { return contract.WinLoss(p.Winner()) }
 
 // LegalMoves appends the legal moves to dst[:0] and returns it: the mice's steps, or the cats'
 // queen moves and Nadori's king steps (captures included), or a lone Pass when Nadori's team

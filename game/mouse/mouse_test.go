@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"colony/games/gamestest"
+	"colony/contract/contracttest"
 )
 
 // startPerft are the perft counts of the start position (docs/rules.md §2).
 var startPerft = []uint64{11, 595, 6433, 381796, 4078531, 247539753, 2618375760}
 
-func TestPerftStart(t *testing.T) { gamestest.CheckStartPerft(t, Start(), Perft, startPerft, 6, 7) }
+func TestPerftStart(t *testing.T) { contracttest.CheckStartPerft(t, Start(), Perft, startPerft, 6, 7) }
 
-func loadPerftFile(t testing.TB) []gamestest.PerftCase {
-	return gamestest.ReadPerft(t, "testdata/catch-the-mouse-perft.txt", 30)
+func loadPerftFile(t testing.TB) []contracttest.PerftCase {
+	return contracttest.ReadPerft(t, "testdata/catch-the-mouse-perft.txt", 30)
 }
 
 func mustParse(t testing.TB, s string) Position {
@@ -32,9 +32,9 @@ func mustParse(t testing.TB, s string) Position {
 	return p
 }
 
-func checkPerftCases(t *testing.T, cases []gamestest.PerftCase) {
+func checkPerftCases(t *testing.T, cases []contracttest.PerftCase) {
 	t.Helper()
-	gamestest.CheckPerftCases(t, cases, parseValid, Perft)
+	contracttest.CheckPerftCases(t, cases, parseValid, Perft)
 }
 
 func TestPerftFile(t *testing.T) { checkPerftCases(t, loadPerftFile(t)) }
@@ -43,7 +43,7 @@ func TestPerftFile(t *testing.T) { checkPerftCases(t, loadPerftFile(t)) }
 // and a few made by hand (a forced pass, finished games, mice about to win). Their counts came
 // from naivePerft (naive_test.go), the rules written out independently on a grid, and
 // agree with Perft: TestOwnPerftNaive re-checks them with the naive generator.
-var ownPerft = gamestest.ParsePerft(&testing.T{}, strings.Split(ownPerftTable, "\n"))
+var ownPerft = contracttest.ParsePerft(&testing.T{}, strings.Split(ownPerftTable, "\n"))
 
 const ownPerftTable = `
 ....R.R.RRR/RRRR.R.R.../....C.C..../.........../......C..../.....N.C.../........... N;56;605;35125;370238
@@ -241,7 +241,7 @@ func TestNaivePerftOnRandomPositions(t *testing.T) {
 }
 
 func TestHashInRandomGames(t *testing.T) {
-	gamestest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
+	contracttest.RandomGames(t, 3, 300, Start(), Position.ComputeHash, func(before Position, m Move, p Position) {
 		if !p.Valid() {
 			t.Fatalf("invalid position after %v from\n%s", m, before.Diagram())
 		}
@@ -592,7 +592,7 @@ func TestPolicyIndex(t *testing.T) {
 			}
 		}
 	}
-	gamestest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
+	contracttest.CheckPolicyIndices(t, ms, PassIndex, MoveOfPolicyIndex)
 	if len(ms) != PassIndex {
 		t.Fatalf("%d indices, want %d", len(ms), PassIndex)
 	}
@@ -653,7 +653,7 @@ func TestEncode(t *testing.T) {
 }
 
 func TestDivide(t *testing.T) {
-	gamestest.CheckDivide(t, Divide(Start(), 3), 11, startPerft[2])
+	contracttest.CheckDivide(t, Divide(Start(), 3), 11, startPerft[2])
 	if len(Divide(Start(), 0)) != 0 {
 		t.Fatal("divide 0")
 	}
@@ -709,11 +709,11 @@ func TestMovesLeftAndHeuristic(t *testing.T) {
 	}
 }
 
-func BenchmarkPerft6(b *testing.B) { gamestest.BenchPerft(b, Start(), 6, Perft) }
+func BenchmarkPerft6(b *testing.B) { contracttest.BenchPerft(b, Start(), 6, Perft) }
 
 func BenchmarkLegalMovesApply(b *testing.B) {
 	p, _ := ParseBoard(".....R...../R.RR.C.RR.R/.C..RNR..C./.R......C../.........../.........../........... N")
-	gamestest.BenchMovesApply(b, p, MaxMoves)
+	contracttest.BenchMovesApply(b, p, MaxMoves)
 }
 
 func TestFreeMiceAndPathBelow(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Piece is what a cell holds.
@@ -92,7 +92,7 @@ func ParseBoard(s string) (Position, error) {
 			}
 		}
 	}
-	side := games.SideOf(f[1], Info.PlayerNames)
+	side := contract.SideOf(f[1], Info.PlayerNames)
 	if side < 0 {
 		return Position{}, fmt.Errorf("mouse: board %q: side %q, want R or N", s, f[1])
 	}
@@ -147,7 +147,7 @@ func (p Position) writeRows(b *strings.Builder, sep, cellSep string) {
 // ParseDiagram reads a board drawn as seven text lines of eleven cells (spaces ignored) and a
 // side to move (Mice or Team). It is meant for tests: boards written as ASCII diagrams.
 func ParseDiagram(diagram string, side int) (Position, error) {
-	return ParseBoard(games.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
+	return ParseBoard(contract.DiagramRows(diagram) + " " + Info.PlayerNames[side&1])
 }
 
 // CellName is the name of cell sq: column letter a..k, then the judge's row 1..7 (row 1 at

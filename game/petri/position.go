@@ -5,10 +5,10 @@ import (
 	"hash/fnv"
 	"strings"
 
-	"colony/games"
+	"colony/contract"
 )
 
-// Position is a Game as a games.Position: its moves are the legal actions of the cell whose
+// Position is a Game as a contract.Position: its moves are the legal actions of the cell whose
 // turn it is (REST always among them), ToMove the player owning it. Apply is copy-make.
 type Position struct{ G *Game }
 
@@ -16,7 +16,7 @@ type Position struct{ G *Game }
 const MaxGrid = 32
 
 // Info is the game's static description.
-var Info = games.Info{
+var Info = contract.Info{
 	Name: "petri", PlayerNames: []string{"1", "2"},
 	Height: MaxGrid, Width: MaxGrid, Planes: 5, EncoderVersion: 1,
 	PolicySize: 50, MaxMoves: 50, Scored: false,
@@ -65,8 +65,8 @@ func (p Position) ToMove() int     { return p.G.Player }
 func (p Position) NumPlayers() int { return 2 }
 func (p Position) Terminal() bool  { return p.G.Over }
 
-func (p Position) Values() games.Values {
-	var v games.Values
+func (p Position) Values() contract.Values {
+	var v contract.Values
 	if p.G.Over && p.G.Winner >= 0 {
 		v[p.G.Winner], v[1-p.G.Winner] = 1, -1
 	}
@@ -115,8 +115,8 @@ func (p Position) String() string { return p.G.String() }
 
 // Def is the game's contract: facts and the start (no judge notation: the game is played
 // one process per cell action, see the registry's "cell" protocol).
-func Def() *games.Def[Position, Action] {
-	return &games.Def[Position, Action]{
+func Def() *contract.Def[Position, Action] {
+	return &contract.Def[Position, Action]{
 		Info:  Info,
 		Start: Start,
 		Parse: ParsePosition,

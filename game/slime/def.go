@@ -4,14 +4,14 @@ import (
 	"errors"
 	"fmt"
 
-	"colony/games"
+	"colony/contract"
 )
 
 // Def returns Slime's contract with everything that the game package itself knows: facts,
 // notation, symmetries, clock hints and the referee's coordinates. The registration adds the
 // engines (package bots) and the King-of-the-Hill program's protocol (package koth).
-func Def() *games.Def[Position, Move] {
-	return &games.Def[Position, Move]{
+func Def() *contract.Def[Position, Move] {
+	return &contract.Def[Position, Move]{
 		Info:       Info,
 		Start:      Start,
 		Parse:      parseValid,
@@ -22,12 +22,12 @@ func Def() *games.Def[Position, Move] {
 		Outcome:    Position.Outcome,
 		Perft:      Perft,
 		Phase:      Position.EmptyCount,
-		// The referee's view (games.State.Play) reads 1-based coordinates: the controller's
+		// The referee's view (contract.State.Play) reads 1-based coordinates: the controller's
 		// numbers plus one; all -1 is a pass, which the referee accepts at any time, as the
 		// controller does.
-		Judge: &games.Judge[Position, Move]{
-			Move: func(p Position, c games.Coords) (Move, error) {
-				if c == games.PassCoords {
+		Judge: &contract.Judge[Position, Move]{
+			Move: func(p Position, c contract.Coords) (Move, error) {
+				if c == contract.PassCoords {
 					return Pass, nil
 				}
 				m, ok := p.MoveOf(c[0]-1, c[1]-1, c[2]-1, c[3]-1)
@@ -36,12 +36,12 @@ func Def() *games.Def[Position, Move] {
 				}
 				return m, nil
 			},
-			Coords: func(_ Position, m Move) games.Coords {
+			Coords: func(_ Position, m Move) contract.Coords {
 				if m == Pass {
-					return games.PassCoords
+					return contract.PassCoords
 				}
 				r1, c1, r2, c2 := m.Coords()
-				return games.Coords{r1 + 1, c1 + 1, r2 + 1, c2 + 1}
+				return contract.Coords{r1 + 1, c1 + 1, r2 + 1, c2 + 1}
 			},
 		},
 	}

@@ -1,7 +1,7 @@
 package slime
 
 import (
-	"colony/games"
+	"colony/contract"
 	"math/bits"
 )
 
@@ -38,5 +38,7 @@ func perft(p Position, depth int, bufs [][]Move) uint64 {
 func MaxMovesOf(n int) int { return n*n*25 + 1 }
 
 // Divide returns the perft count under each root move, sorted by the moves' spelling, for
-// finding where two move generators disagree (games.Divide with this package's Perft).
-func Divide(p Position, depth int) []games.DivideEntry[Move] { return games.Divide(p, depth, Perft) }
+// finding where two move generators disagree (contract.Divide with this package's Perft).
+func Divide(p Position, depth int) []contract.DivideEntry[Move] {
+	return contract.Divide(p, depth, Perft)
+}

@@ -1,6 +1,6 @@
 package slime
 
-import "colony/games"
+import "colony/contract"
 
 // NumSymmetries is the number of symmetries of the square board.
 //
@@ -28,7 +28,7 @@ func InverseSymmetry(k int) int {
 
 // SymSquare maps cell sq of an n x n board through symmetry k.
 func SymSquare(k, n, sq int) int {
-	r, c := games.SquareCell(k, sq/n, sq%n, n-1)
+	r, c := contract.SquareCell(k, sq/n, sq%n, n-1)
 	return r*n + c
 }
 
@@ -60,8 +60,8 @@ func (p Position) TransformMove(k int, m Move) Move {
 	}
 	n := int(p.n)
 	r1, c1, r2, c2 := m.Coords()
-	r1, c1 = games.SquareCell(k, r1, c1, n-1)
-	r2, c2 = games.SquareCell(k, r2, c2, n-1)
+	r1, c1 = contract.SquareCell(k, r1, c1, n-1)
+	r2, c2 = contract.SquareCell(k, r2, c2, n-1)
 	raw := makeMove(n, r1, c1, r2, c2, m.kind())
 	if m.kind() == kindSpread {
 		return p.Transform(k).Canonical(raw)
@@ -84,7 +84,7 @@ func SymPolicyIndex(k, idx int) int {
 	if gi > m || gj > m {
 		return idx
 	}
-	gi, gj = games.SquareCell(k, gi, gj, m)
+	gi, gj = contract.SquareCell(k, gi, gj, m)
 	if kk != 0 {
 		var off [2]int
 		if kk <= 8 {
@@ -92,7 +92,7 @@ func SymPolicyIndex(k, idx int) int {
 		} else {
 			off = Offsets2[kk-9]
 		}
-		dr, dc := games.SquareOffset(k, off[0], off[1])
+		dr, dc := contract.SquareOffset(k, off[0], off[1])
 		kk = int(offsetIndex[dr+2][dc+2])
 	}
 	return (b*GridCells+gi*Grid+gj)*25 + kk
@@ -121,14 +121,14 @@ func SymInput(k int, src, dst []float32) {
 		d := dst[plane*GridCells : (plane+1)*GridCells]
 		for gi := o; gi < o+n; gi++ {
 			for gj := o; gj < o+n; gj++ {
-				ti, tj := games.SquareCell(k, gi, gj, m)
+				ti, tj := contract.SquareCell(k, gi, gj, m)
 				d[ti*Grid+tj] = s[gi*Grid+gj]
 			}
 		}
 	}
 }
 
-// Symmetries are the 8 symmetries of the board (games.Symmetries); Seat is the identity (see
+// Symmetries are the 8 symmetries of the board (contract.Symmetries); Seat is the identity (see
 // NumSymmetries).
 type Symmetries struct{}
 

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"colony/games"
+	"colony/contract"
 )
 
-var _ games.Position[Position, Move] = Position{}
-var _ games.Symmetries = Symmetries{}
+var _ contract.Position[Position, Move] = Position{}
+var _ contract.Symmetries = Symmetries{}
 
 // TestSymmetries checks, on random positions of every size, that each symmetry maps the
 // position, its moves, its children, its encoding, its policy indices and its values

@@ -1,4 +1,4 @@
-// Package ataxxtest holds helpers for the tests of Bacteria War's protocol sessions (judge,
+// Package ataxxtest holds helpers for the tests of Bacteria War engines and protocol sessions (judge,
 // UAI): recorded moves, their legality check, a scripted engine and diagram positions.
 package ataxxtest
 
@@ -7,7 +7,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/greedy"
+	"colony/game/ataxx/ataxxgreedy"
 )
 
 // Engine is an engine for Bacteria War.
@@ -33,7 +33,7 @@ func CheckPlayed(t testing.TB, p Played) {
 
 // GreedyFactory builds greedy engines.
 func GreedyFactory(seed uint64) func() (Engine, error) {
-	return func() (Engine, error) { return greedy.New(seed), nil }
+	return func() (Engine, error) { return ataxxgreedy.New(seed), nil }
 }
 
 // FakeEngine records what it is asked and answers with Answer (or the first legal move).

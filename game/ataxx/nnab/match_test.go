@@ -10,7 +10,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/alphabeta"
+	"colony/game/ataxx/ataxxab"
 	"colony/models"
 	"colony/nn/nnue"
 )
@@ -28,7 +28,7 @@ type player = engine.Engine[ataxx.Position, ataxx.Move]
 
 func matchPlayer(t *testing.T, spec string, seed uint64) player {
 	if spec == "alphabeta" {
-		return alphabeta.NewWithOptions(alphabeta.Options{Seed: seed, HashMB: 16})
+		return ataxxab.NewWithOptions(ataxxab.Options{Seed: seed, HashMB: 16})
 	}
 	o := Options{Seed: seed, HashMB: 16}
 	file := ""

@@ -20,7 +20,7 @@ import (
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/alphabeta"
+	"colony/game/ataxx/ataxxab"
 	"colony/nn/nnue"
 )
 
@@ -115,11 +115,11 @@ func (e *Engine) NewGame() { e.ab.NewGame() }
 func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
 // BestMove searches pos within lim: Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over alphabeta.ExpectedMoves), so both engines spend alike, and no
+// (engine/alphabeta.Budget over ataxxab.ExpectedMoves), so both engines spend alike, and no
 // new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), alphabeta.ExpectedMoves(&pos))
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ataxxab.ExpectedMoves(&pos))
 	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
 		return m
 	}

@@ -11,7 +11,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/alphabeta"
+	"colony/game/ataxx/ataxxab"
 	"colony/internal/cputime"
 	"colony/models"
 	"colony/nn/nnue"
@@ -244,7 +244,7 @@ func TestDepthOneIsNetArgmax(t *testing.T) {
 				c := p.Apply(m)
 				var v int32
 				if c.Terminal() {
-					v = -alphabeta.TerminalScore(&c, 1)
+					v = -ataxxab.TerminalScore(&c, 1)
 				} else if s, ok := stuckScoreIfBlocked(&c); ok {
 					v = -s
 				} else {
@@ -273,7 +273,7 @@ func stuckScoreIfBlocked(p *ataxx.Position) (int32, bool) {
 	if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() != 0 {
 		return 0, false
 	}
-	return alphabeta.StuckScore(p, 1)
+	return ataxxab.StuckScore(p, 1)
 }
 
 // TestTakesTheWin: O can take X's last pieces at once.

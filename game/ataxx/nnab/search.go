@@ -3,26 +3,26 @@ package nnab
 import (
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/alphabeta"
+	"colony/game/ataxx/ataxxab"
 	"colony/internal/splitmix"
 	"colony/nn/nnue"
 )
 
 // Scores are hundredths of a piece for the side to move (the net's logit x its ScoreScale).
-// Finished games and forced passes with a known end score as in game/ataxx/alphabeta
+// Finished games and forced passes with a known end score as in game/ataxx/ataxxab
 // (TerminalScore, StuckScore: the two searches agree); the net's scores are clamped inside
 // ±(winBound-1).
 const (
-	winBound = alphabeta.WinBound
+	winBound = ataxxab.WinBound
 	maxPly   = 128 // engine/alphabeta's default Config.MaxPly
 )
 
-// config is the search's configuration: Bacteria War's (game/ataxx/alphabeta), with the
+// config is the search's configuration: Bacteria War's (game/ataxx/ataxxab), with the
 // table move and the first killer searched before any move is generated, root ties in move
 // order, and pruning near the leaves (Options.NoPrune turns it off): reverse futility up to
 // depth 3 with 120 a ply, late-move pruning up to depth 3 after 8, 14, 24 moves.
 var config = func() ab.Config[ataxx.Move] {
-	c := alphabeta.SearchConfig()
+	c := ataxxab.SearchConfig()
 	c.Staged, c.RootTieMove = true, true
 	c.RFPDepth, c.RFPMargin = 3, 120
 	c.LMP = []int{0, 8, 14, 24}
@@ -52,7 +52,7 @@ type delta struct {
 // date from its parent's only when its node is evaluated (a node cut by the table or finished
 // by the rules costs no update).
 type hooks struct {
-	alphabeta.Rules
+	ataxxab.Rules
 	net   *nnue.Net
 	acc   [maxPly + 1]nnue.Acc
 	accOK [maxPly + 1]bool
@@ -117,7 +117,7 @@ func (h *hooks) Static(p ataxx.Position, ply int) int32 {
 
 // Leaf is a blocked side's known result, else the net's score.
 func (h *hooks) Leaf(p ataxx.Position, ply int) int32 {
-	if v, ok := alphabeta.BlockedScore(&p, ply); ok {
+	if v, ok := ataxxab.BlockedScore(&p, ply); ok {
 		return v
 	}
 	return h.Static(p, ply)

@@ -12,7 +12,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/greedy"
+	"colony/game/ataxx/ataxxgreedy"
 	"colony/judge"
 )
 
@@ -53,7 +53,7 @@ func newUAISession(r io.Reader, w, log io.Writer, name string, factory func() (E
 		in:   judge.NewLineReader(r, log),
 		out:  bufio.NewWriter(w),
 		log:  log,
-		mv:   judge.NewMover(factory, Engine(greedy.New(seed^0xFA11BAC4)), log),
+		mv:   judge.NewMover(factory, Engine(ataxxgreedy.New(seed^0xFA11BAC4)), log),
 		name: name,
 		pos:  ataxx.Start(),
 	}

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"colony/game/mouse"
-	"colony/game/mouse/enginetest"
+	"colony/game/mouse/mousetest"
 )
 
-var mustDiagram = enginetest.MustDiagram
+var mustDiagram = mousetest.MustDiagram
 
 // naiveWins is plain exhaustive minimax: can att force a win within d plies of p?
 func naiveWins(p mouse.Position, att, d int) bool {

@@ -1,0 +1,378 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"colony/engine"
+)
+
+// Def is one game's registration: its types, its facts and what it adds to the generic
+// pieces. Only Info, Start and the position and move types are required.
+type Def[P Position[P, M], M Move] struct {
+	Info Info
+	// Start returns the standard start position.
+	Start func() P
+	// Parse reads the game's one-line board notation (the inverse of P.String); nil when the
+	// game has none.
+	Parse func(s string) (P, error)
+	// Symmetries of the encoding (nil: the identity only).
+	Symmetries Symmetries
+
+	// MovesLeft estimates how many moves the side to move still plays: a whole-game clock is
+	// split into that many shares (nil: DefaultMovesLeft).
+	MovesLeft func(p P) int
+	// CapLeft is the number of moves the side to move may still have to make before a turn
+	// cap, whatever the board says: each keeps engine.MinMoveCost of the clock in reserve
+	// (nil: no cap).
+	CapLeft func(p P) int
+	// Heuristic values an unfinished position per player (random-rollout cut-offs and
+	// adjudication); nil: all zero.
+	Heuristic func(p P) Values
+	// Outcome describes a terminal position for humans (nil: the values).
+	Outcome func(p P) string
+	// Perft is a fast move-path counter (nil: the generic Perft).
+	Perft func(p P, depth int) uint64
+
+	// Judge is the game's notation on the ALPHANO judge protocol; nil for other games.
+	Judge *Judge[P, M]
+	// Engines are the game's own engines (alpha-beta, greedy...); "random" and "mcts" are
+	// added for every game by the registry.
+	Engines []EngineSpec[P, M]
+	// Fallback names the engine that answers when the chosen one fails or is not ready yet
+	// (a cheap one, e.g. "greedy"; "" means "random").
+	Fallback string
+	// Finisher names the engine that "mcts" hands the game to once Phase(p) <= the agent's
+	// -endgame threshold ("" or a nil Phase: no handoff).
+	Finisher string
+	// Phase measures how far a game is from its end (Ataxx: empty cells).
+	Phase func(p P) int
+	// Prover builds the game's exact solver that "mcts" runs on EngineOptions.ProverShare of
+	// every move before searching (engine.Prover); nil: none.
+	Prover func() engine.Prover[P, M]
+	// Scorer builds a second opinion on leaf values for "mcts" (-value-blend): values per
+	// player of a search of the given depth, squashed to [-1, 1] with scale. Nil: no blend.
+	Scorer func(depth int, scale float64) func(p *P) Values
+	// Protocols are protocols the agent speaks for this game besides the judge's (UAI).
+	Protocols []ProtocolSpec[P, M]
+	// Defaults are the game's defaults for the engine options the agent does not set (for
+	// Bacteria War an endgame handoff at 20 empty cells, a blend scale of 300).
+	Defaults EngineOptions
+	// DefaultEngine names the agent's default engine ("" means "mcts").
+	DefaultEngine string
+}
+
+// Judge is a game's notation on the judge protocol (docs/rules.md, "Judge protocol").
+type Judge[P Position[P, M], M Move] struct {
+	// Move reads judge coordinates as a legal move of p (an error for an illegal one).
+	Move func(p P, c Coords) (M, error)
+	// Coords spells m, a legal move of p, in judge coordinates.
+	Coords func(p P, m M) Coords
+	// WithToMove returns p with player to move, pieces kept (the agent's repair when the
+	// judge and the tracked position disagree on whose turn it is). Nil: p unchanged.
+	WithToMove func(p P, player int) P
+	// Force applies the coordinates to p whatever the rules say, when they make geometric
+	// sense (an illegal OPP move is still what the judge did). Nil or false: the turn passes.
+	Force func(p P, c Coords) (P, bool)
+	// Pass returns p with the turn passed to the next player, pieces kept (nil: p).
+	Pass func(p P) P
+	// Playable returns the position to answer in when the agent is asked to move in p though
+	// p is over by its own count (e.g. a turn cap the tracked count reached early). Nil: p.
+	Playable func(p P) P
+}
+
+// EngineSpec is one engine a game offers to the agent.
+type EngineSpec[P Position[P, M], M Move] struct {
+	Name string
+	Doc  string
+	// Flags lists the agent flags the engine reads besides -seed (e.g. "model", "cpuct"):
+	// giving it any other engine flag is an error.
+	Flags []string
+	// NNUE says that the engine's -model is an nnue net (a .nnue file, nn/nnue), not a
+	// convnet model file.
+	NNUE bool
+	// New builds the engine; it may be slow (loading weights). Check, when set, validates o
+	// at once (for example that the model file loads), so that a bad flag fails at start.
+	New   func(o EngineOptions) (engine.Engine[P, M], error)
+	Check func(o EngineOptions) error
+}
+
+// EngineOptions are the agent's engine settings; an engine reads those its spec lists.
+type EngineOptions struct {
+	Seed  uint64
+	Model string // weights file; "" means the game's newest embedded model
+	// CPuct is the mcts exploration constant (0: the search default).
+	CPuct float64
+	// Value blend of mcts: leaf value (1-BlendWeight)*network + BlendWeight*Scorer(BlendDepth,
+	// BlendScale).
+	BlendWeight float64
+	BlendDepth  int
+	BlendScale  float64
+	// Endgame: mcts hands the game to the Finisher once Phase <= Endgame (0: never).
+	Endgame int
+	// ProverShare: mcts gives the game's Prover this part of every move's time before the
+	// search (0: no prover).
+	ProverShare float64
+	// Playouts caps the playouts of every mcts move (0: the clock decides).
+	Playouts int
+	// HashMB sizes an alpha-beta engine's transposition table (0: its default).
+	HashMB int
+	// Experiments are an engine's search experiment switches, comma-separated (the engines
+	// that have them say which; "": none).
+	Experiments string
+	// Book, when set, answers the positions it holds before the engine is asked (an opening
+	// book, see Book); games with a judge notation only.
+	Book *Book
+}
+
+// ProtocolSpec is a protocol the agent speaks for one game.
+type ProtocolSpec[P Position[P, M], M Move] struct {
+	Name string
+	// Serve runs a session on in/out until its end; build constructs the engine (named
+	// engineName), log gets diagnostics. Nil for a protocol that only has Argv.
+	Serve func(in Reader, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
+	// Argv, when set, answers one move of a program that its controller starts once per move
+	// with the position in the command-line arguments (the King-of-the-Hill contests): the
+	// agent calls it, instead of Serve, when it is given positional arguments (args). The
+	// protocol, not the agent, knows the controller's time per move.
+	Argv func(args []string, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
+}
+
+// DefaultMovesLeft is the clock split of a game that gives no MovesLeft.
+const DefaultMovesLeft = 30
+
+// Check validates d: Info, Start, and a start position that agrees with Info.
+func (d *Def[P, M]) Check() error {
+	if err := d.Info.Validate(); err != nil {
+		return err
+	}
+	if d.Start == nil {
+		return fmt.Errorf("games: %s: no start position", d.Info.Name)
+	}
+	p := d.Start()
+	if p.NumPlayers() != d.Info.Players() {
+		return fmt.Errorf("games: %s: the start position has %d players, Info names %d", d.Info.Name, p.NumPlayers(), d.Info.Players())
+	}
+	names := map[string]bool{}
+	for _, e := range d.Engines {
+		if e.Name == "" || e.New == nil || names[e.Name] {
+			return fmt.Errorf("games: %s: engine %q missing a name or constructor, or named twice", d.Info.Name, e.Name)
+		}
+		names[e.Name] = true
+	}
+	return nil
+}
+
+// Syms returns d's symmetries (NoSymmetry when none are given).
+func (d *Def[P, M]) Syms() Symmetries {
+	if d.Symmetries == nil {
+		return NoSymmetry{}
+	}
+	return d.Symmetries
+}
+
+// MovesLeftAt is d.MovesLeft(p), or DefaultMovesLeft, at least 1 and at most CapLeftAt(p)
+// when the game has a turn cap.
+func (d *Def[P, M]) MovesLeftAt(p P) int {
+	n := DefaultMovesLeft
+	if d.MovesLeft != nil {
+		n = d.MovesLeft(p)
+	}
+	if d.CapLeft != nil {
+		n = min(n, d.CapLeft(p))
+	}
+	return max(n, 1)
+}
+
+// CapLeftAt is d.CapLeft(p), or 0 without a turn cap.
+func (d *Def[P, M]) CapLeftAt(p P) int {
+	if d.CapLeft == nil {
+		return 0
+	}
+	return d.CapLeft(p)
+}
+
+// Spendable is the part of the whole-game clock myTime that a move in p may plan with (see
+// engine.Spendable): the turn-cap reserve of the game is held back.
+func (d *Def[P, M]) Spendable(myTime time.Duration, p P) (time.Duration, bool) {
+	return engine.Spendable(myTime, d.CapLeftAt(p))
+}
+
+// HeuristicAt is d.Heuristic(p), or zeros.
+func (d *Def[P, M]) HeuristicAt(p P) Values {
+	if d.Heuristic == nil {
+		return Values{}
+	}
+	return d.Heuristic(p)
+}
+
+// CountPaths is d.Perft(p, depth), or the generic Perft.
+func (d *Def[P, M]) CountPaths(p P, depth int) uint64 {
+	if d.Perft != nil {
+		return d.Perft(p, depth)
+	}
+	return Perft[P, M](p, depth)
+}
+
+// ParseBoard reads a board in d's notation (an error when the game has none).
+func (d *Def[P, M]) ParseBoard(s string) (P, error) {
+	if d.Parse == nil {
+		var zero P
+		return zero, fmt.Errorf("games: %s has no board notation", d.Info.Name)
+	}
+	return d.Parse(s)
+}
+
+// Perft counts the move paths of length depth from p (a forced pass is a move, a finished
+// game has none). It is the plain recursive definition; games give a faster one in Def.Perft.
+func Perft[P Position[P, M], M comparable](p P, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	moves := p.LegalMoves(nil)
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		n += Perft[P, M](p.Apply(m), depth-1)
+	}
+	return n
+}
+
+// BulkPerft counts the move paths of length depth from p like Perft, with the last ply
+// counted by count (a game's cheaper count of its legal moves) and one move buffer of maxMoves
+// per ply, allocated once per call.
+func BulkPerft[P Position[P, M], M comparable](p P, depth, maxMoves int, count func(P) int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	bufs := make([][]M, depth)
+	for i := range bufs {
+		bufs[i] = make([]M, 0, maxMoves)
+	}
+	return bulkPerft(p, depth, bufs, count)
+}
+
+func bulkPerft[P Position[P, M], M comparable](p P, depth int, bufs [][]M, count func(P) int) uint64 {
+	if depth == 1 {
+		return uint64(count(p))
+	}
+	var n uint64
+	bufs[0] = p.LegalMoves(bufs[0])
+	for _, m := range bufs[0] {
+		n += bulkPerft(p.Apply(m), depth-1, bufs[1:], count)
+	}
+	return n
+}
+
+// DivideEntry is one root move and the perft count below it.
+type DivideEntry[M any] struct {
+	Move  M
+	Nodes uint64
+}
+
+// Divide returns the perft count under each root move, sorted by the moves' spelling, for
+// finding where two move generators disagree.
+func Divide[P Position[P, M], M Move](p P, depth int, perft func(P, int) uint64) []DivideEntry[M] {
+	var out []DivideEntry[M]
+	if depth <= 0 {
+		return out
+	}
+	if perft == nil {
+		perft = Perft[P, M]
+	}
+	for _, m := range p.LegalMoves(nil) {
+		out = append(out, DivideEntry[M]{m, perft(p.Apply(m), depth-1)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Move.String() < out[j].Move.String() })
+	return out
+}
+
+// state adapts a Def's position to State for the referee.
+type state[P Position[P, M], M Move] struct {
+	d *Def[P, M]
+	p P
+}
+
+// NewRules returns the referee's view of d. Play needs d.Judge.
+func NewRules[P Position[P, M], M Move](d *Def[P, M]) Rules { return rules[P, M]{d} }
+
+type rules[P Position[P, M], M Move] struct{ d *Def[P, M] }
+
+func (r rules[P, M]) Info() Info   { return r.d.Info }
+func (r rules[P, M]) Start() State { return state[P, M]{r.d, r.d.Start()} }
+func (r rules[P, M]) Parse(board string) (State, error) {
+	p, err := r.d.ParseBoard(board)
+	if err != nil {
+		return nil, err
+	}
+	return state[P, M]{r.d, p}, nil
+}
+
+// StateOf wraps a position of d as a State.
+func StateOf[P Position[P, M], M Move](d *Def[P, M], p P) State { return state[P, M]{d, p} }
+
+// PositionOf returns the position inside a State made by StateOf or NewRules.
+func PositionOf[P Position[P, M], M Move](s State) (P, bool) {
+	st, ok := s.(state[P, M])
+	return st.p, ok
+}
+
+func (s state[P, M]) ToMove() int    { return s.p.ToMove() }
+func (s state[P, M]) Terminal() bool { return s.p.Terminal() }
+func (s state[P, M]) Values() Values { return s.p.Values() }
+func (s state[P, M]) String() string { return s.p.String() }
+
+// Winner is the single player with the highest value, or -1 when the best is shared.
+func (s state[P, M]) Winner() int { return WinnerOf(s.p.Values(), s.p.NumPlayers()) }
+
+// WinnerOf is the single player with the highest of the first n values, or -1 when the best
+// is shared.
+func WinnerOf(v Values, n int) int {
+	best, who := float32(-2), -1
+	for i := range n {
+		switch {
+		case v[i] > best:
+			best, who = v[i], i
+		case v[i] == best:
+			who = -1
+		}
+	}
+	return who
+}
+
+var errNoJudge = errors.New("the game has no judge notation")
+
+func (s state[P, M]) Play(c Coords) (State, error) {
+	if s.p.Terminal() {
+		return nil, errors.New("the game is over")
+	}
+	if s.d.Judge == nil {
+		return nil, errNoJudge
+	}
+	m, err := s.d.Judge.Move(s.p, c)
+	if err != nil {
+		return nil, err
+	}
+	return state[P, M]{s.d, s.p.Apply(m)}, nil
+}
+
+func (s state[P, M]) RandomMove(r *rand.Rand) Coords {
+	moves := s.p.LegalMoves(nil)
+	if len(moves) == 0 || s.d.Judge == nil {
+		return PassCoords
+	}
+	return s.d.Judge.Coords(s.p, moves[r.IntN(len(moves))])
+}
+
+func (s state[P, M]) Outcome() string {
+	if s.d.Outcome != nil {
+		return s.d.Outcome(s.p)
+	}
+	v := s.p.Values()
+	return fmt.Sprintf("values %v", v[:s.p.NumPlayers()])
+}

@@ -1,0 +1,32 @@
+package contract
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestGenericPackagesImportNoGame: the pipeline's generic packages take everything
+// game-specific from the contract and import no game package (go list -deps, as a reviewer
+// would run it).
+func TestGenericPackagesImportNoGame(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	generic := []string{"colony/nn", "colony/data", "colony/selfplay", "colony/train", "colony/arena", "colony/mcts",
+		"colony/engine/mctsengine", "colony/engine", "colony/engine/random", "colony/engine/alphabeta", "colony/engine/tt", "colony/judge", "colony/contract", "colony/contract/contracttest"}
+	out, err := exec.Command(goTool, append([]string{"list", "-deps"}, generic...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < len(generic) {
+		t.Fatalf("go list printed %d packages", len(deps))
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "colony/game/") || d == "colony/game" || d == "colony/registry" {
+			t.Errorf("a generic package depends on %s", d)
+		}
+	}
+}

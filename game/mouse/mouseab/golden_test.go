@@ -1,0 +1,26 @@
+package mouseab
+
+import (
+	"testing"
+
+	"colony/engine"
+	"colony/game/mouse"
+	"colony/internal/golden"
+)
+
+// TestGoldenTrees: the searches (the prover off, but on for the node budget) and Score on
+// 50 positions find the moves, scores, depths and nodes of testdata/golden.txt, which the
+// search wrote before nnab's was folded into it (COLONY_GOLDEN_UPDATE=1 rewrites it: only
+// for a change meant to alter the trees).
+func TestGoldenTrees(t *testing.T) {
+	legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
+	ps := golden.Positions(50, 43, mouse.Start(), 80, legal, mouse.Position.Apply, mouse.Position.Terminal)
+	noProver := func(o Options) *Engine { o.SolveMB = -1; return NewWithOptions(o) }
+	lines := golden.Trees(ps, mouse.Position.String, []golden.Variant[mouse.Position, mouse.Move]{
+		{Name: "default", Engine: noProver(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "seed", Engine: noProver(Options{Seed: 17}), Lims: golden.Depths(5)},
+		{Name: "notable", Engine: noProver(Options{HashMB: -1}), Lims: golden.Depths(4)},
+		{Name: "nodes", Engine: NewWithOptions(Options{HashMB: 4, Nodes: 5000}), Lims: []engine.Limits{{}}},
+	}, noProver(Options{HashMB: 4}).Score)
+	golden.Check(t, "testdata/golden.txt", golden.Header(mouse.Info.Name, "alphabeta-trees"), lines)
+}
