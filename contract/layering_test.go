@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -27,6 +28,38 @@ func TestGenericPackagesImportNoGame(t *testing.T) {
 	for _, d := range deps {
 		if strings.HasPrefix(d, "colony/game/") || d == "colony/game" || d == "colony/registry" {
 			t.Errorf("a generic package depends on %s", d)
+		}
+	}
+}
+
+// TestReadmeListsEveryPackage: the README's "What is where" table names every package and
+// every command of the module, so a newcomer finds each from the README alone.
+func TestReadmeListsEveryPackage(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}}", "colony/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "## What is where")
+	if !ok {
+		t.Fatal(`README.md has no "## What is where" section`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) < 20 {
+		t.Fatalf("go list printed %d packages", len(pkgs))
+	}
+	for _, p := range pkgs {
+		dir := strings.TrimPrefix(p, "colony/")
+		if !strings.Contains(table, "`"+dir+"`") && !strings.Contains(table, "`"+dir+"/`") {
+			t.Errorf("README's What is where does not list %s", dir)
 		}
 	}
 }
