@@ -43,8 +43,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	goarch := fs.String("goarch", "amd64", "target GOARCH (the judge's)")
 	strip := fs.Bool("strip-comments", false, "leave the packages' comments out (smaller file)")
 	dir := fs.String("C", "", "directory inside the module to load from (default: the current one)")
-	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy) and check that READY is answered OK within 3000 ms")
+	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy; C++: g++ -std=c++17 -O2 Main.cpp) and check that READY is answered OK within 3000 ms")
+	lang := fs.String("lang", "go", "language of the program: go, or cpp (one C++17 file: "+strings.Join(export.CPPGames(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch *lang {
+	case "go":
+	case "cpp":
+		return runCPP(cppArgs{game: *game, engine: *engine, model: *model, out: *out, check: *check}, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "export: -lang %q: want go or cpp\n", *lang)
 		return 2
 	}
 	g, err := registry.Lookup(*game)
