@@ -883,12 +883,15 @@ struct Game {
 
 // ---- the parity tests' command mode ----
 //
-// One command a line on stdin, one answer a line on stdout. Positions are "O X side turns"
-// (O's and X's bitboards in decimal, the side to move 0 or 1, the turns played).
-//   perft POS depth                       -> count
-//   eval POS                              -> the net's score from scratch (Net.Evaluate)
-//   line POS m1 m2 ...                    -> the score after each move, updated incrementally
-//   search POS depth hashMB seed noprune nolmr -> move score depth nodes (a new engine)
+// One command a line on stdin, one answer a line on stdout. POS is "O X side turns" (O's and
+// X's bitboards in decimal, the side to move 0 or 1, the turns played).
+//   perft POS depth                  -> the perft count
+//   eval POS                         -> the net's score from scratch (Net.Refresh, Evaluate)
+//   line POS m1 m2 ...               -> the net's score after each move, updated incrementally
+//   engine hashMB seed noprune nolmr -> ok: a new engine (nnab.Options)
+//   newgame                          -> ok: the engine's NewGame
+//   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
+//                                       Nodes}, then Stats)
 //   quit
 
 static bool read_pos(const std::vector<std::string>& f, size_t i, Pos& p) {
@@ -908,56 +911,74 @@ static bool read_pos(const std::vector<std::string>& f, size_t i, Pos& p) {
     return true;
 }
 
+// eval_line answers "line": the score after each of the moves f[5:], from p.
+static std::string eval_line(const std::vector<std::string>& f, Pos p) {
+    static Acc a[2];
+    refresh(a[0], p);
+    std::string out;
+    for (size_t i = 5; i < f.size(); i++) {
+        Move m = Move(std::atoi(f[i].c_str()));
+        Acc &src = a[(i - 5) & 1], &dst = a[(i - 4) & 1];
+        int to = move_to(m);
+        if (m == kPass) dst = src;
+        else acc_move(dst, src, p.side, to, is_jump(m) ? move_from(m) : -1, ADJ1[to] & p.bb[p.side ^ 1]);
+        p = apply(p, m);
+        if (i > 5) out += ' ';
+        out += std::to_string(evaluate(dst, p.side));
+    }
+    return out;
+}
+
+static std::string parity_command(const std::vector<std::string>& f, Engine*& e) {
+    const std::string& c = f[0];
+    if (c == "engine" && f.size() == 5) {
+        Options o;
+        o.hash_mb = std::atoi(f[1].c_str());
+        o.seed = std::strtoull(f[2].c_str(), nullptr, 10);
+        o.no_prune = f[3] == "1";
+        o.no_lmr = f[4] == "1";
+        delete e;
+        e = new Engine(o);
+        return "ok";
+    }
+    if (c == "newgame" && e) {
+        e->new_game();
+        return "ok";
+    }
+    Pos p;
+    if (!read_pos(f, 1, p)) return "error";
+    if (c == "perft" && f.size() == 6) return std::to_string(perft(p, std::atoi(f[5].c_str())));
+    if (c == "eval" && f.size() == 5) {
+        Acc a;
+        refresh(a, p);
+        return std::to_string(evaluate(a, p.side));
+    }
+    if (c == "line") return eval_line(f, p);
+    if (c == "search" && f.size() == 7 && e) {
+        Limits lim;
+        lim.depth = std::atoi(f[5].c_str());
+        lim.nodes = std::atoll(f[6].c_str());
+        Move m = e->best_move_for(p, lim);
+        return std::to_string(m) + " " + std::to_string(e->last_score) + " " + std::to_string(e->last_depth) + " " +
+               std::to_string(e->last_nodes);
+    }
+    return "error";
+}
+
 static int parity() {
     std::string line;
     colony::LineReader in(stdin);
+    Engine* e = nullptr;
     while (in.next(line)) {
         std::vector<std::string> f = colony::fields(line);
         if (f.empty()) continue;
-        Pos p;
-        std::string out;
-        if (f[0] == "quit") return 0;
-        if (!read_pos(f, 1, p)) {
-            out = "error";
-        } else if (f[0] == "perft" && f.size() == 6) {
-            out = std::to_string(perft(p, std::atoi(f[5].c_str())));
-        } else if (f[0] == "eval") {
-            Acc a;
-            refresh(a, p);
-            out = std::to_string(evaluate(a, p.side));
-        } else if (f[0] == "line") {
-            static Acc a[2];
-            refresh(a[0], p);
-            for (size_t i = 5; i < f.size(); i++) {
-                Move m = Move(std::atoi(f[i].c_str()));
-                Acc &src = a[(i - 5) & 1], &dst = a[(i - 4) & 1];
-                int to = move_to(m);
-                if (m == kPass) dst = src;
-                else acc_move(dst, src, p.side, to, is_jump(m) ? move_from(m) : -1, ADJ1[to] & p.bb[p.side ^ 1]);
-                p = apply(p, m);
-                if (i > 5) out += ' ';
-                out += std::to_string(evaluate(dst, p.side));
-            }
-        } else if (f[0] == "search" && f.size() == 11) {
-            Options o;
-            o.hash_mb = std::atoi(f[6].c_str());
-            o.seed = std::strtoull(f[7].c_str(), nullptr, 10);
-            o.no_prune = f[8] == "1";
-            o.no_lmr = f[9] == "1";
-            static Engine* e = nullptr;
-            delete e;
-            e = new Engine(o);
-            Limits lim;
-            lim.depth = std::atoi(f[5].c_str());
-            Move m = e->best_move_for(p, lim);
-            out = std::to_string(m) + " " + std::to_string(e->last_score) + " " + std::to_string(e->last_depth) + " " +
-                  std::to_string(e->last_nodes);
-        } else {
-            out = "error";
-        }
-        std::printf("%s\n", out.c_str());
+        if (f[0] == "quit") break;
+        std::string out = parity_command(f, e);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        std::fputc('\n', stdout);
         std::fflush(stdout);
     }
+    delete e;
     return 0;
 }
 
