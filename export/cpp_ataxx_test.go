@@ -8,10 +8,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"colony/engine"
 	"colony/game/ataxx"
@@ -374,4 +376,20 @@ func TestFillMarkers(t *testing.T) {
 	if _, err := fillMarkers([]byte("a\n"), map[string]string{"X": ""}); err == nil {
 		t.Error("text without a marker was accepted")
 	}
+}
+
+// TestCPPAgentPlays: the exported C++ agent answers READY within 3000 ms and plays 2 games at
+// 2 s against the agent binary's nnab (the same engine and net) without a TLE, RE or crash.
+func TestCPPAgentPlays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the agent and the arena and plays a match")
+	}
+	bin := ataxxCPP(t)
+	ready, err := CheckReady(bin, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("READY answered OK %v after start", ready)
+	tools := buildTools(t)
+	playClean(t, tools, "cpp", bin, filepath.Join(tools, "agent")+" -engine nnab -seed {seed}")
 }
