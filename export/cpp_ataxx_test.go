@@ -72,9 +72,10 @@ type parityProc struct {
 	out *bufio.Scanner
 }
 
-func startParity(t *testing.T) *parityProc {
+// startParity starts the program's command mode (flags: before --parity, e.g. --portable).
+func startParity(t *testing.T, flags ...string) *parityProc {
 	t.Helper()
-	cmd := exec.Command(ataxxCPP(t), "--parity")
+	cmd := exec.Command(ataxxCPP(t), append(flags, "--parity")...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -194,16 +195,16 @@ func testNet(t *testing.T) *nnue.Net {
 
 // TestCPPEvaluation: the net's score of 10,000 positions of random games, kept incrementally
 // along each game by the C++ program and from scratch by Go, are equal; so are the C++
-// program's own scores from scratch of every tenth.
+// program's own scores from scratch of every tenth. Both C++ kernels are checked: AVX2 (where
+// the CPU has it) and the portable one (--portable).
 func TestCPPEvaluation(t *testing.T) {
-	proc := startParity(t)
 	net := testNet(t)
 	acc := net.NewAcc()
 	rng := rand.New(rand.NewPCG(24, 1))
 	const total = 10000
-	var cmds []string
+	var lines, scratch []string
 	var want [][]string
-	var scratch, scratchWant []string
+	var scratchWant []string
 	n := 0
 	for n < total {
 		line := randomGame(rng, total-n)
@@ -221,25 +222,27 @@ func TestCPPEvaluation(t *testing.T) {
 				scratchWant = append(scratchWant, w[len(w)-1])
 			}
 		}
-		cmds = append(cmds, b.String())
+		lines = append(lines, b.String())
 		want = append(want, w)
 	}
-	bad := 0
-	for i, got := range proc.ask(t, cmds) {
-		if g := strings.Join(want[i], " "); got != g {
-			bad++
-			if bad <= 3 {
-				t.Errorf("game %d: C++ scores\n%s\nGo\n%s", i, got, g)
+	for _, flags := range [][]string{nil, {"--portable"}} {
+		proc := startParity(t, flags...)
+		bad := 0
+		for i, got := range proc.ask(t, lines) {
+			if g := strings.Join(want[i], " "); got != g {
+				if bad++; bad <= 3 {
+					t.Errorf("%v game %d: C++ scores\n%s\nGo\n%s", flags, i, got, g)
+				}
 			}
 		}
-	}
-	for i, got := range proc.ask(t, scratch) {
-		if got != scratchWant[i] {
-			t.Errorf("%s: C++ %s from scratch, Go %s", scratch[i], got, scratchWant[i])
+		if bad > 0 {
+			t.Errorf("%v: %d of %d games differ", flags, bad, len(lines))
 		}
-	}
-	if bad > 0 {
-		t.Fatalf("%d of %d games differ", bad, len(cmds))
+		for i, got := range proc.ask(t, scratch) {
+			if got != scratchWant[i] {
+				t.Fatalf("%v %s: C++ %s from scratch, Go %s", flags, scratch[i], got, scratchWant[i])
+			}
+		}
 	}
 }
 

@@ -277,7 +277,8 @@ alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appear
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
 alignas(32) static int16_t OUTW16[kRow];
-static bool g_avx2 = false;
+static bool g_avx2 = false;       // the CPU has AVX2: the accumulator kernels use it
+static bool g_avx2_eval = false;  // and the output weights fit its int16 dot product
 
 static void init_net() {
     for (int p = 0; p < 2; p++)
@@ -297,7 +298,8 @@ static void init_net() {
     bool fits = !NET_SCRELU && mx <= 32767 && int64_t(kRow) * NET_QA * mx < (int64_t(1) << 31);
     for (int i = 0; i < kRow; i++) OUTW16[i] = int16_t(OUT_W[i]);
     __builtin_cpu_init();
-    g_avx2 = fits && __builtin_cpu_supports("avx2");
+    g_avx2 = __builtin_cpu_supports("avx2");
+    g_avx2_eval = g_avx2 && fits;
 }
 
 inline void acc_add(int16_t* d, const int16_t* r) {
@@ -314,8 +316,24 @@ static void refresh(Acc& a, const Pos& p) {
         for (uint64_t b = p.bb[pl]; b; b &= b - 1) acc_add(a.v, PLACE[pl][ctz(b)]);
 }
 
+// acc_move_avx2 is acc_move sixteen lanes at a time, all rows of the move in one pass.
+__attribute__((target("avx2"))) static void acc_move_avx2(Acc& dst, const Acc& src, int p, int to, int from,
+                                                          uint64_t flips) {
+    const int16_t* pl = PLACE[p][to];
+    const int16_t* rm = from >= 0 ? PLACE[p][from] : nullptr;
+    for (int i = 0; i < kRow; i += 16) {
+        __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(src.v + i));
+        v = _mm256_add_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(pl + i)));
+        if (rm) v = _mm256_sub_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rm + i)));
+        for (uint64_t b = flips; b; b &= b - 1)
+            v = _mm256_add_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(FLIP[p][ctz(b)] + i)));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(dst.v + i), v);
+    }
+}
+
 // acc_move is Net.Move: dst = src updated for player p's move (from < 0: a division).
 static void acc_move(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {
+    if (g_avx2) return acc_move_avx2(dst, src, p, to, from, flips);
     const int16_t* pl = PLACE[p][to];
     if (from >= 0) {
         const int16_t* rm = PLACE[p][from];
@@ -363,7 +381,7 @@ __attribute__((target("avx2"))) static int64_t output_avx2(const int16_t* us, co
 static int32_t evaluate(const Acc& a, int stm) {
     const int16_t* us = a.v + stm * H;
     const int16_t* them = a.v + (stm ^ 1) * H;
-    int64_t out = g_avx2 ? output_avx2(us, them) : output_portable(us, them);
+    int64_t out = g_avx2_eval ? output_avx2(us, them) : output_portable(us, them);
     return int32_t((out * SCORE_MUL) >> 32);
 }
 
@@ -1026,7 +1044,7 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         if (a == "--parity") return ataxx::parity();
         if (a == "--bench") return ataxx::bench();
-        if (a == "--portable") ataxx::g_avx2 = false;
+        if (a == "--portable") ataxx::g_avx2 = ataxx::g_avx2_eval = false;
     }
     static ataxx::Engine eng{ataxx::Options{}};
     ataxx::Game g{&eng};
