@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"colony/export"
@@ -26,12 +25,7 @@ func runCPP(a cppArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if a.out == "-" {
-		if _, err := stdout.Write(src); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-	} else if err := writeFile(a.out, src); err != nil {
+	if err := emit(a.out, src, stdout); err != nil {
 		fmt.Fprintln(stderr, "export:", err)
 		return 1
 	}
@@ -39,20 +33,7 @@ func runCPP(a cppArgs, stdout, stderr io.Writer) int {
 	if !a.check {
 		return 0
 	}
-	tmp, err := os.MkdirTemp("", "export-check-")
-	if err != nil {
-		fmt.Fprintln(stderr, "export:", err)
-		return 1
-	}
-	defer os.RemoveAll(tmp)
-	start := time.Now()
-	bin, err := export.BuildCPP(src, tmp)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	built := time.Since(start)
-	ready, err := export.CheckReady(bin, 3*time.Second)
+	built, ready, err := checkBuild(src, export.BuildCPP)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
