@@ -449,22 +449,34 @@ struct Entry {
     uint8_t bound, gen;
 };
 
+// Table is tt.Table: buckets of four entries. The entries come from calloc, so that the
+// system hands out zeroed pages as they are first touched (as Go's make does): a new table
+// costs no time up front.
 struct Table {
-    std::vector<Entry> entries;
+    Entry* entries = nullptr;
+    size_t size = 0;
     uint64_t mask = 0;
     uint8_t gen = 0;
 
-    bool allocated() const { return !entries.empty(); }
+    Table() = default;
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+    ~Table() { std::free(entries); }
+
+    bool allocated() const { return entries != nullptr; }
     void alloc(int mb) {
         mb = std::max(mb, 1);
         uint64_t buckets = 1;
         while (buckets * 2 * 4 * 16 <= uint64_t(mb) << 20) buckets *= 2;
-        entries.assign(buckets * 4, Entry{});
+        std::free(entries);
+        size = buckets * 4;
+        entries = static_cast<Entry*>(std::calloc(size, sizeof(Entry)));
+        if (!entries) size = 0;  // no table rather than no move
         mask = buckets - 1;
         gen = 0;
     }
     void clear() {
-        std::fill(entries.begin(), entries.end(), Entry{});
+        std::memset(static_cast<void*>(entries), 0, size * sizeof(Entry));
         gen = 0;
     }
     const Entry* probe(uint64_t key) const {
