@@ -266,24 +266,24 @@ func searchPositions(n int) []ataxx.Position {
 
 // searchVariant is one engine setting of the search parity test.
 type searchVariant struct {
-	name            string
-	noPrune, noLMR  bool
-	depth           int
-	nodes           int64
-	keepBetween     bool // no NewGame between positions (the table and history carry over)
-	short, longOnly bool
+	name           string
+	noPrune, noLMR bool
+	depth          int
+	nodes          int64
+	keepBetween    bool // no NewGame between positions (the table and history carry over)
 }
 
-// TestCPPSearch: nnab's fixed-depth and node-budget searches of 200 positions (with a new game
-// before each, and once as one sequence without) give the same best move, score, depth and
-// node count in Go and in C++.
+// TestCPPSearch: nnab's fixed-depth searches of 200 positions (depth 5; 6 in long mode) and,
+// on 60 of them in short mode, searches in other settings (one sequence without new games
+// between positions, no pruning, no late-move reductions, a node budget) give the same best
+// move, score, depth and node count in Go and in C++.
 func TestCPPSearch(t *testing.T) {
 	proc := startParity(t)
 	net := testNet(t)
 	positions := searchPositions(200)
-	depth := 6
+	depth, others := 6, positions
 	if testing.Short() {
-		depth = 5
+		depth, others = 5, positions[:60] // the other settings on fewer positions
 	}
 	variants := []searchVariant{
 		{name: "default", depth: depth},
@@ -292,8 +292,12 @@ func TestCPPSearch(t *testing.T) {
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
 	}
-	for _, v := range variants {
-		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, positions, v) })
+	for i, v := range variants {
+		ps := positions
+		if i > 0 {
+			ps = others
+		}
+		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, ps, v) })
 	}
 }
 
