@@ -195,8 +195,8 @@ func testNet(t *testing.T) *nnue.Net {
 
 // TestCPPEvaluation: the net's score of 10,000 positions of random games, kept incrementally
 // along each game by the C++ program and from scratch by Go, are equal; so are the C++
-// program's own scores from scratch of every tenth. Both C++ kernels are checked: AVX2 (where
-// the CPU has it) and the portable one (--portable).
+// program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
+// the CPU has it), SSE2 (--portable) and plain C++ (--scalar).
 func TestCPPEvaluation(t *testing.T) {
 	net := testNet(t)
 	acc := net.NewAcc()
@@ -225,7 +225,7 @@ func TestCPPEvaluation(t *testing.T) {
 		lines = append(lines, b.String())
 		want = append(want, w)
 	}
-	for _, flags := range [][]string{nil, {"--portable"}} {
+	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
 		proc := startParity(t, flags...)
 		bad := 0
 		for i, got := range proc.ask(t, lines) {
