@@ -400,3 +400,98 @@ func TestCPPAgentPlays(t *testing.T) {
 	tools := buildTools(t)
 	playClean(t, tools, "cpp", bin, filepath.Join(tools, "agent")+" -engine nnab -seed {seed}")
 }
+
+// sessionStep is one line sent to the agent: how it changes the tracked position and, for a
+// TURN, the check of the answer (then answer is true).
+type sessionStep struct {
+	line   string
+	answer bool
+	next   func(p ataxx.Position, answer string) (ataxx.Position, error)
+}
+
+// withSide is p with player pl to move (judge.Session.setToMove).
+func withSide(p ataxx.Position, pl int) ataxx.Position {
+	return ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), pl, p.Turns())
+}
+
+// TestCPPJudgeSession: the C++ agent speaks the judge protocol as colony/judge's session does:
+// a lower-case READY names its seat, blank, unknown and over-long lines are skipped, OPP moves
+// are applied legally, by force, or as a pass, POSITION sets the position, every TURN (a zero
+// clock included) gets a legal move of the tracked position, FINISH ends the program.
+func TestCPPJudgeSession(t *testing.T) {
+	const me = ataxx.X // READY SECOND
+	same := func(p ataxx.Position, _ string) (ataxx.Position, error) { return p, nil }
+	skip := func(line string) sessionStep { return sessionStep{line: line, next: same} }
+	turn := func(clock string) sessionStep {
+		return sessionStep{line: "TURN " + clock, answer: true, next: func(p ataxx.Position, a string) (ataxx.Position, error) {
+			p = withSide(p, me)
+			var c [4]int
+			if _, err := fmt.Sscanf(a, "MOVE %d %d %d %d", &c[0], &c[1], &c[2], &c[3]); err != nil {
+				return p, fmt.Errorf("answer %q to TURN: %v", a, err)
+			}
+			m, err := p.JudgeMove(c[0], c[1], c[2], c[3])
+			if err != nil {
+				return p, fmt.Errorf("MOVE %v in %s: %v", c, p, err)
+			}
+			return p.Apply(m), nil
+		}}
+	}
+	opp := func(c [4]int, apply func(p ataxx.Position) ataxx.Position) sessionStep {
+		return sessionStep{line: fmt.Sprintf("OPP %d %d %d %d 7", c[0], c[1], c[2], c[3]),
+			next: func(p ataxx.Position, _ string) (ataxx.Position, error) { return apply(withSide(p, me^1)), nil }}
+	}
+	const board = "O....../.O...../......X/......./......./......./X.....O O 2"
+	forced := [4]int{4, 4, 4, 5} // no O piece on (4,4): applied by force
+	steps := []sessionStep{
+		{line: "ready second", answer: true, next: func(p ataxx.Position, a string) (ataxx.Position, error) {
+			if a != "OK" {
+				return p, fmt.Errorf("answer %q to READY, want OK", a)
+			}
+			return ataxx.Start(), nil
+		}},
+		skip(""), skip("HELLO there"), skip(strings.Repeat("x", 5000)),
+		opp([4]int{1, 1, 2, 2}, func(p ataxx.Position) ataxx.Position { m, _ := p.JudgeMove(1, 1, 2, 2); return p.Apply(m) }),
+		turn("300 300"),
+		{line: "position " + board, next: func(ataxx.Position, string) (ataxx.Position, error) { return ataxx.ParseBoard(board) }},
+		turn("300 300"),
+		opp([4]int{9, 9, 9, 9}, ataxx.Position.ForcePass), // off the board: a pass
+		turn("0 0"),
+		opp(forced, func(p ataxx.Position) ataxx.Position { f, _ := p.Force(forced); return f }),
+		turn("300 300"),
+		skip("FINISH"), skip("TURN 300 300"), // nothing is read after FINISH
+	}
+	var script []string
+	for _, st := range steps {
+		script = append(script, st.line)
+	}
+	cmd := exec.Command(ataxxCPP(t))
+	cmd.Stdin = strings.NewReader(strings.Join(script, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	answers := strings.Split(strings.TrimSpace(string(out)), "\n")
+	pos := ataxx.Start()
+	for _, st := range steps {
+		a := ""
+		if st.answer {
+			if len(answers) == 0 {
+				t.Fatalf("no answer to %q\n%s", st.line, stderr.String())
+			}
+			a, answers = answers[0], answers[1:]
+		}
+		if pos, err = st.next(pos, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(answers) > 0 {
+		t.Errorf("answers after the script's: %q", answers)
+	}
+	for _, want := range []string{"skipping a blank line", "skipping unknown line", "longer than 4096", "applying it by force", "passing the turn"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
