@@ -1,17 +1,14 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,101 +23,8 @@ import (
 // fixed-depth searches, which must equal the Go side's exactly (the searches: best move, score,
 // depth and node count, so that any change of the tree on one side alone fails).
 
-var cppBuild struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if cppBuild.dir != "" {
-		os.RemoveAll(cppBuild.dir)
-	}
-	os.Exit(code)
-}
-
-// ataxxCPP returns the exported Bacteria War program, built with g++ -std=c++17 -O2 on first
-// use; the test is skipped when g++ is not installed.
-func ataxxCPP(t testing.TB) string {
-	t.Helper()
-	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
-	}
-	cppBuild.once.Do(func() {
-		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name})
-		if err != nil {
-			cppBuild.err = err
-			return
-		}
-		if cppBuild.dir, err = os.MkdirTemp("", "colony-cpp-"); err != nil {
-			cppBuild.err = err
-			return
-		}
-		cppBuild.bin, cppBuild.err = BuildCPP(src, cppBuild.dir)
-	})
-	if cppBuild.err != nil {
-		t.Fatal(cppBuild.err)
-	}
-	return cppBuild.bin
-}
-
-// parityProc is the program in its --parity command mode.
-type parityProc struct {
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-// startParity starts the program's command mode (flags: before --parity, e.g. --portable).
-func startParity(t *testing.T, flags ...string) *parityProc {
-	t.Helper()
-	cmd := exec.Command(ataxxCPP(t), append(flags, "--parity")...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		in.Close()
-		cmd.Wait()
-	})
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	return &parityProc{in: in, out: sc}
-}
-
-// ask sends the commands (written while the answers are read) and returns one answer each.
-func (p *parityProc) ask(t *testing.T, cmds []string) []string {
-	t.Helper()
-	werr := make(chan error, 1)
-	go func() {
-		w := bufio.NewWriter(p.in)
-		for _, c := range cmds {
-			w.WriteString(c)
-			w.WriteByte('\n')
-		}
-		werr <- w.Flush()
-	}()
-	answers := make([]string, 0, len(cmds))
-	for range cmds {
-		if !p.out.Scan() {
-			t.Fatalf("the C++ program stopped answering after %d of %d commands: %v", len(answers), len(cmds), p.out.Err())
-		}
-		answers = append(answers, p.out.Text())
-	}
-	if err := <-werr; err != nil {
-		t.Fatal(err)
-	}
-	return answers
-}
+// ataxxCPP is the exported Bacteria War program (cppProgram).
+func ataxxCPP(t testing.TB) string { return cppProgram(t, ataxx.Info.Name) }
 
 // posArgs is a position in the command mode's spelling.
 func posArgs(p ataxx.Position) string {
@@ -130,7 +34,7 @@ func posArgs(p ataxx.Position) string {
 // TestCPPPerft: the C++ perft counts equal the 40 positions of the game's perft file (depths
 // 1-4; 1-3 in short mode) and Go's Perft on 60 positions of random games (depths 1-3; 1-2).
 func TestCPPPerft(t *testing.T) {
-	proc := startParity(t)
+	proc := startParity(t, ataxxCPP(t))
 	data, err := os.ReadFile("../game/ataxx/testdata/bacteria-war-perft.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +130,7 @@ func TestCPPEvaluation(t *testing.T) {
 		want = append(want, w)
 	}
 	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
-		proc := startParity(t, flags...)
+		proc := startParity(t, ataxxCPP(t), flags...)
 		bad := 0
 		for i, got := range proc.ask(t, lines) {
 			if g := strings.Join(want[i], " "); got != g {
@@ -278,7 +182,7 @@ type searchVariant struct {
 // between positions, no pruning, no late-move reductions, a node budget) give the same best
 // move, score, depth and node count in Go and in C++.
 func TestCPPSearch(t *testing.T) {
-	proc := startParity(t)
+	proc := startParity(t, ataxxCPP(t))
 	net := testNet(t)
 	positions := searchPositions(200)
 	depth, others := 6, positions
