@@ -78,3 +78,16 @@ func Load(info contract.Info, path string) (m *nn.Model, name string, err error)
 	}
 	return m, name, nil
 }
+
+// LoadOrRandom is Load, or with random set ("BLOCKSxCHANNELS", for tests) a fresh random net
+// of that size for the game.
+func LoadOrRandom(info contract.Info, path, random string) (m *nn.Model, name string, err error) {
+	if random != "" {
+		var b, c int
+		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
+			return nil, "", fmt.Errorf("random net %q: want BLOCKSxCHANNELS", random)
+		}
+		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
+	}
+	return Load(info, path)
+}

@@ -42,6 +42,7 @@ import (
 	"colony/contract"
 	"colony/data"
 	"colony/internal/atomicfile"
+	"colony/internal/gitrev"
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
@@ -316,7 +317,7 @@ func (c *Cycle) create() error {
 		}
 	}
 	c.cfg.StartedAtUnix = time.Now().Unix()
-	c.cfg.GitRevision = gitRevision()
+	c.cfg.GitRevision = gitrev.Short()
 	if c.cfg.ExtraShards != "" {
 		if err := copyShards(c.cfg.ExtraShards, c.shards()); err != nil {
 			return err
@@ -753,13 +754,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// gitRevision is the commit the run starts from, when it can be found.
-func gitRevision() string {
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

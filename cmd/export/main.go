@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"colony/export"
+	"colony/internal/atomicfile"
 	"colony/registry"
 )
 
@@ -55,14 +56,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *engine == "" {
 		*engine = g.DefaultEngine()
 	}
-	netExt, usesNet := "", false
+	netExt, usesNet, known := "", false, false
 	for _, e := range g.Engines() {
 		if e.Name == *engine {
+			known = true
 			usesNet = slices.Contains(e.Flags, "model")
 			if e.NNUE {
 				netExt = export.NNUEExt
 			}
 		}
+	}
+	if !known {
+		fmt.Fprintf(stderr, "export: %s has no engine %q\n", *game, *engine)
+		return 2
 	}
 	if !usesNet && *model == "" {
 		*model = export.ModelNone
@@ -91,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-	} else if err := writeFile(*out, src); err != nil {
+	} else if err := writeOut(*out, src); err != nil {
 		fmt.Fprintln(stderr, "export:", err)
 		return 1
 	}
@@ -135,25 +141,10 @@ func defaultEngines() string {
 	return strings.Join(list, ", ")
 }
 
-// writeFile writes data to path through a temporary file in the same directory.
-func writeFile(path string, data []byte) error {
+// writeOut writes the program to path, making its directory first.
+func writeOut(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data)
 }
