@@ -48,8 +48,12 @@ func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 			no.IIR = true
 		case "se":
 			no.Singular = true
+		case "null":
+			no.Null = true
+		case "nolmr":
+			no.NoLMR = true
 		default:
-			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se)", x)
+			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se, null, nolmr)", x)
 		}
 	}
 	return nnab.New(no)
