@@ -21,14 +21,17 @@ import (
 var files embed.FS
 
 // List returns the embedded model names of game, oldest generation first.
-func List(game string) []string {
-	entries, err := fs.ReadDir(files, game)
+func List(game string) []string { return list(files, game, ".model") }
+
+// list returns the names of the files of dir in fsys that end in ext, sorted.
+func list(fsys embed.FS, dir, ext string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".model") {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
 			names = append(names, e.Name())
 		}
 	}

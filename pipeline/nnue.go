@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,7 +88,8 @@ type NNUEGate struct {
 
 func (c *Cycle) nnueCandidate() string { return filepath.Join(c.genDir(), "candidate.nnue") }
 
-func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
+// nnueSelfPlay is selfPlay for an nnue cycle, logging to w.
+func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	g, ok := c.game.(BootstrapGame)
 	if !ok {
 		return fmt.Errorf("%s has no bootstrap self-play", c.cfg.Game)
@@ -97,11 +99,6 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w, done, err := c.stageLog("selfplay.log")
-	if err != nil {
-		return err
-	}
-	defer done()
 	fmt.Fprintf(w, "self-play: %s on %s (sha256 %.12s), %d/%d nodes\n", n.Engine, c.st.Best, m.SHA256(), n.SoftNodes, n.Nodes)
 	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
 		Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
@@ -112,11 +109,8 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 	bc.Progress.Progress = w
 	start := time.Now()
 	st, err := g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("self-play: %w", err)
+	if err := stopped(ctx, "self-play", err); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "self-play: %d games, %d positions in %s\n", st.Games, st.Positions, time.Since(start).Round(time.Second))
 	return arena.WriteJSON(filepath.Join(c.genDir(), "selfplay.json"),

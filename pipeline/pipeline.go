@@ -435,20 +435,31 @@ func (c *Cycle) stageLog(name string) (io.Writer, func(), error) {
 	return io.MultiWriter(f, c.logw), func() { f.Close() }, nil
 }
 
-func (c *Cycle) selfPlay(ctx context.Context) error {
-	if c.cfg.NNUE != nil {
-		return c.nnueSelfPlay(ctx)
+// stopped is the error of a stage that ran under ctx (ctx's own when the stage returned none),
+// prefixed with what; nil when the stage ran to its end.
+func stopped(ctx context.Context, what string, err error) error {
+	if err == nil {
+		err = ctx.Err()
 	}
-	info := c.game.Info()
-	m, name, err := models.Load(info, c.st.Best)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", what, err)
 	}
+	return nil
+}
+
+func (c *Cycle) selfPlay(ctx context.Context) error {
 	w, done, err := c.stageLog("selfplay.log")
 	if err != nil {
 		return err
 	}
 	defer done()
+	if c.cfg.NNUE != nil {
+		return c.nnueSelfPlay(ctx, w)
+	}
+	m, name, err := models.Load(c.game.Info(), c.st.Best)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "self-play: %d games with %s (%dx%d, sha256 %.12s)\n", c.cfg.SelfPlayGames, name, m.Arch.Blocks, m.Arch.Channels, m.SHA256())
 	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
 		Extra: map[string]string{"model": name, "playouts": fmt.Sprint(c.cfg.Playouts), "fast_playouts": fmt.Sprint(c.cfg.FastPlayouts)}}
@@ -457,11 +468,8 @@ func (c *Cycle) selfPlay(ctx context.Context) error {
 	sc.Search = mcts.DefaultConfig()
 	sc.Search.BatchSize = 8
 	st, err := c.game.SelfPlay(ctx, sc, m, c.shards())
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("self-play: %w", err)
+	if err := stopped(ctx, "self-play", err); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "self-play: %d games, %d positions in %s, %d shards\n", st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), len(st.Shards))
 	return nil

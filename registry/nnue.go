@@ -41,18 +41,11 @@ func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 		return nil, err
 	}
 	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB}
+	experiments := map[string]*bool{"iir": &no.IIR, "se": &no.Singular, "null": &no.Null, "nolmr": &no.NoLMR}
 	for _, x := range strings.Split(o.Experiments, ",") {
-		switch x {
-		case "":
-		case "iir":
-			no.IIR = true
-		case "se":
-			no.Singular = true
-		case "null":
-			no.Null = true
-		case "nolmr":
-			no.NoLMR = true
-		default:
+		if on, ok := experiments[x]; ok {
+			*on = true
+		} else if x != "" {
 			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se, null, nolmr)", x)
 		}
 	}
