@@ -16,6 +16,29 @@ import (
 	"colony/registry"
 )
 
+// Game is what the agent needs of a game (registry.Lookup gives one): its engines and their
+// checks, the protocols it speaks and perft.
+type Game interface {
+	Info() contract.Info
+	// Engines lists the engines, sorted by name; DefaultEngine is the strongest.
+	Engines() []registry.EngineInfo
+	DefaultEngine() string
+	// Defaults are the game's values of the engine options the flags leave unset.
+	Defaults() contract.EngineOptions
+	// CheckEngine validates an engine and its options without building it.
+	CheckEngine(name string, set []string, o contract.EngineOptions) error
+	// Protocols lists the protocols spoken on stdin/stdout ("judge" first, if any).
+	Protocols() []string
+	// Serve plays protocol with the named engine until the session ends.
+	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
+	// ArgvProtocol is the protocol that reads the position from the arguments ("": none);
+	// ServeArgs answers such arguments.
+	ArgvProtocol() string
+	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
+	// Perft counts move paths from board (the start when "") to depth.
+	Perft(board string, depth int) (uint64, error)
+}
+
 // engineFlags are the flags that configure an engine; each engine lists those it reads and
 // refuses the others.
 var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp"}
@@ -53,6 +76,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent: "+format+"\n", a...)
 		return 2
 	}
+	var g Game
 	g, err := registry.Lookup(*gameName)
 	if err != nil {
 		return fail("%v", err)
@@ -172,7 +196,7 @@ func checkRanges(o contract.EngineOptions) error {
 }
 
 // runPerft prints the perft count of board (the start position when empty) to depth.
-func runPerft(g registry.Game, depth int, board string, stdout, stderr io.Writer) int {
+func runPerft(g Game, depth int, board string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	n, err := g.Perft(board, depth)
 	if err != nil {

@@ -55,7 +55,10 @@ func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 // EngineNet names the nnue net that the named engine of g plays with and gives its SHA-256,
 // for the provenance of what the engine produces: the file at path, or the newest embedded
 // net. An engine on no nnue net has none ("", "", nil), and then path must be "".
-func EngineNet(g Game, engineName, path string) (name, sha string, err error) {
+func EngineNet(g interface {
+	Info() contract.Info
+	Engines() []EngineInfo
+}, engineName, path string) (name, sha string, err error) {
 	onNNUE := false
 	for _, e := range g.Engines() {
 		onNNUE = onNNUE || (e.Name == engineName && e.NNUE)

@@ -48,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	var g interface {
+		DefaultEngine() string
+		Engines() []registry.EngineInfo
+	}
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		fmt.Fprintln(stderr, "export:", err)

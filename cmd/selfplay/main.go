@@ -30,6 +30,14 @@ import (
 	"colony/selfplay"
 )
 
+// selfplayGame is what self-play needs of a game (registry.Lookup gives one).
+type selfplayGame interface {
+	Info() contract.Info
+	Engines() []registry.EngineInfo
+	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
@@ -74,6 +82,7 @@ func run(args []string, stderr io.Writer) int {
 		}
 		return 2
 	}
+	var g selfplayGame
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
