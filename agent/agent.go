@@ -16,6 +16,29 @@ import (
 	"colony/registry"
 )
 
+// Game is what the agent needs of a game (registry.Lookup gives one): its engines and their
+// checks, the protocols it speaks and perft.
+type Game interface {
+	Info() contract.Info
+	// Engines lists the engines, sorted by name; DefaultEngine is the strongest.
+	Engines() []registry.EngineInfo
+	DefaultEngine() string
+	// Defaults are the game's values of the engine options the flags leave unset.
+	Defaults() contract.EngineOptions
+	// CheckEngine validates an engine and its options without building it.
+	CheckEngine(name string, set []string, o contract.EngineOptions) error
+	// Protocols lists the protocols spoken on stdin/stdout ("judge" first, if any).
+	Protocols() []string
+	// Serve plays protocol with the named engine until the session ends.
+	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
+	// ArgvProtocol is the protocol that reads the position from the arguments ("": none);
+	// ServeArgs answers such arguments.
+	ArgvProtocol() string
+	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
+	// Perft counts move paths from board (the start when "") to depth.
+	Perft(board string, depth int) (uint64, error)
+}
+
 // engineFlags are the flags that configure an engine; each engine lists those it reads and
 // refuses the others.
 var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp"}
@@ -39,7 +62,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells; Catch The Mouse: mouse steps left) is at most this (0: never; default: the game's)")
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
-	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se)")
+	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se; null: null-move pruning, nolmr: no late-move reductions)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: the position in the game's board notation (docs/rules.md; Bacteria War and Catch The Mouse: 'rows side')")
@@ -53,6 +76,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent: "+format+"\n", a...)
 		return 2
 	}
+	var g Game
 	g, err := registry.Lookup(*gameName)
 	if err != nil {
 		return fail("%v", err)
@@ -172,7 +196,7 @@ func checkRanges(o contract.EngineOptions) error {
 }
 
 // runPerft prints the perft count of board (the start position when empty) to depth.
-func runPerft(g registry.Game, depth int, board string, stdout, stderr io.Writer) int {
+func runPerft(g Game, depth int, board string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	n, err := g.Perft(board, depth)
 	if err != nil {

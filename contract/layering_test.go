@@ -63,3 +63,28 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsImportNoGame: every command (its tests included) reaches the games through the
+// registry and imports no game package directly.
+func TestCommandsImportNoGame(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "colony/cmd/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 5 {
+		t.Fatalf("go list printed %d commands", len(lines))
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, "colony/game/") {
+				t.Errorf("%s imports %s", f[0], imp)
+			}
+		}
+	}
+}

@@ -577,30 +577,24 @@ func (r *reader) bytes(n int) []byte {
 }
 
 func (r *reader) u16() uint16 {
-	if !r.need(2) {
-		return 0
+	if b := r.bytes(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
 	}
-	v := binary.LittleEndian.Uint16(r.b)
-	r.b = r.b[2:]
-	return v
+	return 0
 }
 
 func (r *reader) u32() uint32 {
-	if !r.need(4) {
-		return 0
+	if b := r.bytes(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
 	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v
+	return 0
 }
 
 func (r *reader) u64() uint64 {
-	if !r.need(8) {
-		return 0
+	if b := r.bytes(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
+	return 0
 }
 
 func (r *reader) uvarint() uint64 {

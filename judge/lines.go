@@ -107,6 +107,24 @@ func (lr *LineReader) Next() (string, error) {
 	}
 }
 
+// Each calls handle with every line of the input and its fields (none for a blank line) until
+// handle says stop or returns an error, or the input ends (nil). what names the input in a
+// read error.
+func (lr *LineReader) Each(what string, handle func(line string, f []string) (stop bool, err error)) error {
+	for {
+		line, err := lr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("agent: reading %s: %w", what, err)
+		}
+		if stop, err := handle(line, strings.Fields(line)); stop || err != nil {
+			return err
+		}
+	}
+}
+
 // ASCIIUpper upper-cases ASCII letters only, so that no exotic rune folds into a command.
 func ASCIIUpper(s string) string {
 	b := []byte(s)

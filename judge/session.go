@@ -71,18 +71,10 @@ func (s *Session[P, M]) println(line string) error {
 
 // Run reads and answers until FINISH or the end of the input.
 func (s *Session[P, M]) Run() error {
-	for {
-		line, err := s.in.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("agent: reading the judge: %w", err)
-		}
-		f := strings.Fields(line)
+	return s.in.Each("the judge", func(line string, f []string) (stop bool, err error) {
 		if len(f) == 0 {
 			fmt.Fprintln(s.log, "agent: skipping a blank line")
-			continue
+			return false, nil
 		}
 		switch ASCIIUpper(f[0]) {
 		case Ready:
@@ -97,14 +89,12 @@ func (s *Session[P, M]) Run() error {
 			if len(f) > 1 {
 				fmt.Fprintf(s.log, "agent: extra words after FINISH: %q\n", line)
 			}
-			return nil
+			return true, nil
 		default:
 			fmt.Fprintf(s.log, "agent: skipping unknown line %q\n", line)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return false, err
+	})
 }
 
 // ready starts a game. Any READY is answered OK (staying silent would lose on time).

@@ -34,31 +34,24 @@ func DefaultTimeManager() TimeManager {
 	}
 }
 
+// pick is v, def when v is zero, and zero when v is negative (an explicit none).
+func pick[T time.Duration | float64](v, def T) T {
+	switch {
+	case v < 0:
+		return 0
+	case v == 0:
+		return def
+	}
+	return v
+}
+
 // Filled returns tm with its zero fields replaced by the defaults and negative ones by zero.
 func (tm TimeManager) Filled() TimeManager {
 	d := DefaultTimeManager()
-	pick := func(v, def time.Duration) time.Duration {
-		switch {
-		case v < 0:
-			return 0
-		case v == 0:
-			return def
-		}
-		return v
-	}
-	pickF := func(v, def float64) float64 {
-		switch {
-		case v < 0:
-			return 0
-		case v == 0:
-			return def
-		}
-		return v
-	}
 	tm.Reserve = pick(tm.Reserve, d.Reserve)
 	tm.Overhead = pick(tm.Overhead, d.Overhead)
-	tm.MaxFraction = pickF(tm.MaxFraction, d.MaxFraction)
-	tm.SoftFraction = pickF(tm.SoftFraction, d.SoftFraction)
+	tm.MaxFraction = pick(tm.MaxFraction, d.MaxFraction)
+	tm.SoftFraction = pick(tm.SoftFraction, d.SoftFraction)
 	return tm
 }
 

@@ -21,14 +21,17 @@ import (
 var files embed.FS
 
 // List returns the embedded model names of game, oldest generation first.
-func List(game string) []string {
-	entries, err := fs.ReadDir(files, game)
+func List(game string) []string { return list(files, game, ".model") }
+
+// list returns the names of the files of dir in fsys that end in ext, sorted.
+func list(fsys embed.FS, dir, ext string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".model") {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
 			names = append(names, e.Name())
 		}
 	}
@@ -77,4 +80,17 @@ func Load(info contract.Info, path string) (m *nn.Model, name string, err error)
 		return nil, "", fmt.Errorf("models: %s: %w", name, err)
 	}
 	return m, name, nil
+}
+
+// LoadOrRandom is Load, or with random set ("BLOCKSxCHANNELS", for tests) a fresh random net
+// of that size for the game.
+func LoadOrRandom(info contract.Info, path, random string) (m *nn.Model, name string, err error) {
+	if random != "" {
+		var b, c int
+		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
+			return nil, "", fmt.Errorf("random net %q: want BLOCKSxCHANNELS", random)
+		}
+		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
+	}
+	return Load(info, path)
 }

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"io/fs"
 	"path"
-	"sort"
-	"strings"
 
 	"colony/nn/nnue"
 )
@@ -20,20 +17,7 @@ import (
 var nnueFiles embed.FS
 
 // ListNNUE returns the embedded nnue model names of game, oldest first.
-func ListNNUE(game string) []string {
-	entries, err := fs.ReadDir(nnueFiles, path.Join(game, "nnue"))
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".nnue") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names
-}
+func ListNNUE(game string) []string { return list(nnueFiles, path.Join(game, "nnue"), ".nnue") }
 
 // LoadNNUE reads the nnue model at file, or game's newest embedded one when file is "", and
 // checks that it is for game and encoder version. The name says where it came from; every

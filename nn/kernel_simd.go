@@ -203,15 +203,8 @@ func winoOutputSIMD(g *winoGeom, k *wino, m, dst, res []float32, B int) {
 	var y [4]archsimd.Float32x8
 	var offs [16]int
 	for ty := range g.tilesH {
-		rows := min(4, g.h-4*ty)
 		for tx := range g.tilesW {
-			cols := min(4, g.w-4*tx)
-			tile := ty*g.tilesW + tx
-			for r := range rows {
-				for c := range cols {
-					offs[r*4+c] = g.zlen + ((4*ty+r)*g.w+4*tx+c)*cout*B
-				}
-			}
+			tile, rows, cols := g.outputTile(ty, tx, cout, B, &offs)
 			for b := range B {
 				for o0 := 0; o0 < cout; o0 += 8 {
 					bias := ld8(bp, o0)

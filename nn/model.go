@@ -176,6 +176,12 @@ func (w *Weights) tensors() [][]float32 {
 	var t [][]float32
 	conv := func(c *Conv) { t = append(t, c.W, c.Gamma, c.Beta, c.Mean, c.Var) }
 	dense := func(d *Dense) { t = append(t, d.W, d.B) }
+	w.layers(conv, dense)
+	return t
+}
+
+// layers calls conv or dense with each layer of w in the canonical order of Arch.specs.
+func (w *Weights) layers(conv func(*Conv), dense func(*Dense)) {
 	conv(&w.Stem)
 	for b := range w.Blocks {
 		conv(&w.Blocks[b][0])
@@ -186,7 +192,6 @@ func (w *Weights) tensors() [][]float32 {
 	conv(&w.ValueConv)
 	dense(&w.ValueFC1)
 	dense(&w.ValueFC2)
-	return t
 }
 
 // CheckShapes reports whether w has exactly the layers and sizes a asks for.
@@ -260,16 +265,7 @@ func NewRandom(a Arch, seed uint64) *Model {
 			d.W[i] = float32(rng.NormFloat64() * std)
 		}
 	}
-	initConv(&w.Stem)
-	for b := range w.Blocks {
-		initConv(&w.Blocks[b][0])
-		initConv(&w.Blocks[b][1])
-	}
-	initConv(&w.PolicyConv)
-	initDense(&w.PolicyFC)
-	initConv(&w.ValueConv)
-	initDense(&w.ValueFC1)
-	initDense(&w.ValueFC2)
+	w.layers(initConv, initDense)
 	return &Model{Arch: a, Weights: w, Meta: map[string]string{}}
 }
 

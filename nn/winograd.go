@@ -164,6 +164,19 @@ func winoProducts(k *wino, v, m []float32, T int) {
 	}
 }
 
+// outputTile returns the output tile (ty, tx): its index, its rows and columns inside the
+// board, and in offs[r*4+c] the offset of its cell (r, c) in an output of g.zlen zeros, then
+// [H*W][cout][B].
+func (g *winoGeom) outputTile(ty, tx, cout, B int, offs *[16]int) (tile, rows, cols int) {
+	rows, cols = min(4, g.h-4*ty), min(4, g.w-4*tx)
+	for r := range rows {
+		for c := range cols {
+			offs[r*4+c] = g.zlen + ((4*ty+r)*g.w+4*tx+c)*cout*B
+		}
+	}
+	return ty*g.tilesW + tx, rows, cols
+}
+
 // winoOutput applies the output transform to m ([36][out][T]) and writes
 // relu(conv + bias [+ res]) into dst (g.zlen zeros, then [H*W][out][B]). res may alias dst.
 func winoOutput(g *winoGeom, k *wino, m, dst, res []float32, B int) {
@@ -173,15 +186,8 @@ func winoOutput(g *winoGeom, k *wino, m, dst, res []float32, B int) {
 	var t [24]float32
 	var offs [16]int
 	for ty := range g.tilesH {
-		rows := min(4, g.h-4*ty)
 		for tx := range g.tilesW {
-			cols := min(4, g.w-4*tx)
-			tile := ty*g.tilesW + tx
-			for r := range rows {
-				for c := range cols {
-					offs[r*4+c] = g.zlen + ((4*ty+r)*g.w+4*tx+c)*cout*B
-				}
-			}
+			tile, rows, cols := g.outputTile(ty, tx, cout, B, &offs)
 			for o := range cout {
 				bias := k.bias[o]
 				for b := range B {

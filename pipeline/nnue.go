@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,7 +88,8 @@ type NNUEGate struct {
 
 func (c *Cycle) nnueCandidate() string { return filepath.Join(c.genDir(), "candidate.nnue") }
 
-func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
+// nnueSelfPlay is selfPlay for an nnue cycle, logging to w.
+func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	g, ok := c.game.(BootstrapGame)
 	if !ok {
 		return fmt.Errorf("%s has no bootstrap self-play", c.cfg.Game)
@@ -97,11 +99,6 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w, done, err := c.stageLog("selfplay.log")
-	if err != nil {
-		return err
-	}
-	defer done()
 	fmt.Fprintf(w, "self-play: %s on %s (sha256 %.12s), %d/%d nodes\n", n.Engine, c.st.Best, m.SHA256(), n.SoftNodes, n.Nodes)
 	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
 		Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
@@ -112,11 +109,8 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 	bc.Progress.Progress = w
 	start := time.Now()
 	st, err := g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("self-play: %w", err)
+	if err := stopped(ctx, "self-play", err); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "self-play: %d games, %d positions in %s\n", st.Games, st.Positions, time.Since(start).Round(time.Second))
 	return arena.WriteJSON(filepath.Join(c.genDir(), "selfplay.json"),
@@ -156,22 +150,10 @@ func (c *Cycle) nnueTrain(ctx context.Context) error {
 	return arena.WriteJSON(filepath.Join(c.genDir(), "train.json"), prev+time.Since(t0).Seconds())
 }
 
-// nnueGate plays the SPRT at the fast clock, then on H1 the confirm games at GateClock.
-func (c *Cycle) nnueGate(ctx context.Context) (GenResult, error) {
-	n, gdir, cand := c.cfg.NNUE, c.genDir(), c.nnueCandidate()
-	m, err := nnue.Load(cand)
-	if err != nil {
-		return GenResult{}, err
-	}
-	res := GenResult{Generation: c.st.Generation, Candidate: cand, CandidateSHA256: m.SHA256()}
-	if prev, ok := c.finishedGate(res); ok {
-		return prev, nil
-	}
-	w, done, err := c.gateLog()
-	if err != nil {
-		return res, err
-	}
-	defer done()
+// nnueGate plays the SPRT at the fast clock, then on H1 the confirm games at GateClock,
+// logging to w, into res.
+func (c *Cycle) nnueGate(ctx context.Context, w io.Writer, res *GenResult) error {
+	n, gdir, cand := c.cfg.NNUE, c.genDir(), res.Candidate
 	agent := func(model string) []string {
 		return []string{c.cfg.Agent, "-game", c.cfg.Game, "-engine", n.Engine, "-model", model}
 	}
@@ -181,29 +163,27 @@ func (c *Cycle) nnueGate(ctx context.Context) (GenResult, error) {
 		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena-sprt"), SPRT: &t}
 	sum, err := c.play(ctx, w, "sprt", ac)
 	if err != nil {
-		return res, err
+		return err
 	}
 	g := &NNUEGate{SPRTGames: sum.Games, SPRTScore: sum.AScore}
 	if sum.SPRT != nil {
 		g.SPRT = *sum.SPRT
 	}
 	res.NNUE = g
-	res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
-	res.Verdicts = sum.ATLE + sum.ARE + sum.ACrash
+	res.record(sum)
 	res.Promoted = g.SPRT.Verdict == "H1" && res.Verdicts == 0
 	if res.Promoted && n.ConfirmGames > 0 {
 		ac.Games, ac.Clock, ac.SPRT, ac.OutDir = n.ConfirmGames, c.cfg.GateClock, nil, filepath.Join(gdir, "arena-confirm")
 		ac.Seed++
 		sum, err := c.play(ctx, w, "confirm", ac)
 		if err != nil {
-			return res, err
+			return err
 		}
 		g.ConfirmGames, g.ConfirmScore = sum.Games, sum.AScore
-		res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
-		res.Verdicts += sum.ATLE + sum.ARE + sum.ACrash
+		res.record(sum)
 		res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
 	}
-	return res, arena.WriteJSON(filepath.Join(gdir, "gate.json"), res)
+	return nil
 }
 
 // nnuePromote writes the promoted candidate as the next NNNNNN.nnue and its provenance row.

@@ -42,9 +42,11 @@ import (
 	"colony/contract"
 	"colony/data"
 	"colony/internal/atomicfile"
+	"colony/internal/gitrev"
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
+	"colony/nn/nnue"
 	"colony/selfplay"
 	"colony/train"
 )
@@ -172,6 +174,12 @@ type GenResult struct {
 	Elo             float64 `json:"elo"`             // Elo of the best model after this generation
 	// NNUE is an NNUE candidate's gates (Games and Score are then its last gate's).
 	NNUE *NNUEGate `json:"nnue,omitempty"`
+}
+
+// record takes a match's figures into r (the candidate is A) and adds its verdicts.
+func (r *GenResult) record(sum *arena.Summary) {
+	r.Games, r.Score, r.EloDiff, r.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
+	r.Verdicts += sum.ATLE + sum.ARE + sum.ACrash
 }
 
 // State says where a run stands.
@@ -316,7 +324,7 @@ func (c *Cycle) create() error {
 		}
 	}
 	c.cfg.StartedAtUnix = time.Now().Unix()
-	c.cfg.GitRevision = gitRevision()
+	c.cfg.GitRevision = gitrev.Short()
 	if c.cfg.ExtraShards != "" {
 		if err := copyShards(c.cfg.ExtraShards, c.shards()); err != nil {
 			return err
@@ -434,20 +442,31 @@ func (c *Cycle) stageLog(name string) (io.Writer, func(), error) {
 	return io.MultiWriter(f, c.logw), func() { f.Close() }, nil
 }
 
-func (c *Cycle) selfPlay(ctx context.Context) error {
-	if c.cfg.NNUE != nil {
-		return c.nnueSelfPlay(ctx)
+// stopped is the error of a stage that ran under ctx (ctx's own when the stage returned none),
+// prefixed with what; nil when the stage ran to its end.
+func stopped(ctx context.Context, what string, err error) error {
+	if err == nil {
+		err = ctx.Err()
 	}
-	info := c.game.Info()
-	m, name, err := models.Load(info, c.st.Best)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", what, err)
 	}
+	return nil
+}
+
+func (c *Cycle) selfPlay(ctx context.Context) error {
 	w, done, err := c.stageLog("selfplay.log")
 	if err != nil {
 		return err
 	}
 	defer done()
+	if c.cfg.NNUE != nil {
+		return c.nnueSelfPlay(ctx, w)
+	}
+	m, name, err := models.Load(c.game.Info(), c.st.Best)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "self-play: %d games with %s (%dx%d, sha256 %.12s)\n", c.cfg.SelfPlayGames, name, m.Arch.Blocks, m.Arch.Channels, m.SHA256())
 	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
 		Extra: map[string]string{"model": name, "playouts": fmt.Sprint(c.cfg.Playouts), "fast_playouts": fmt.Sprint(c.cfg.FastPlayouts)}}
@@ -456,11 +475,8 @@ func (c *Cycle) selfPlay(ctx context.Context) error {
 	sc.Search = mcts.DefaultConfig()
 	sc.Search.BatchSize = 8
 	st, err := c.game.SelfPlay(ctx, sc, m, c.shards())
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("self-play: %w", err)
+	if err := stopped(ctx, "self-play", err); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "self-play: %d games, %d positions in %s, %d shards\n", st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), len(st.Shards))
 	return nil
@@ -489,16 +505,11 @@ func (c *Cycle) train(ctx context.Context) error {
 // gate plays the candidate (A) against the best model (B), each an agent process, or reads
 // the result of a gate of the same candidate that finished before the run was stopped.
 func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
-	if c.cfg.NNUE != nil {
-		return c.nnueGate(ctx)
-	}
-	info, gdir, cand := c.game.Info(), c.genDir(), c.candidate()
-	m, _, err := models.Load(info, cand)
+	cand, sha, err := c.loadCandidate()
 	if err != nil {
 		return GenResult{}, err
 	}
-	res := GenResult{Generation: c.st.Generation, Candidate: cand, CandidateSHA256: m.SHA256()}
-	saved := filepath.Join(gdir, "gate.json")
+	res := GenResult{Generation: c.st.Generation, Candidate: cand, CandidateSHA256: sha}
 	if prev, ok := c.finishedGate(res); ok {
 		return prev, nil
 	}
@@ -510,27 +521,54 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 		return res, err
 	}
 	defer done()
-	agent := func(model string) []string {
-		return []string{c.cfg.Agent, "-game", info.Name, "-engine", "mcts", "-seed", "{seed}", "-model", model}
+	if c.cfg.NNUE != nil {
+		err = c.nnueGate(ctx, w, &res)
+	} else {
+		err = c.netGate(ctx, w, &res)
 	}
-	if a, ok := c.game.(ArgvGame); ok && a.ArgvProtocol() != "" {
-		err = c.gateArgv(&res, w, agent(cand), agent(c.st.Best))
-		if err != nil {
-			return res, err
-		}
-		return res, arena.WriteJSON(saved, res)
-	}
-	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand), B: agent(c.st.Best), Games: c.cfg.GateGames,
-		Clock: c.cfg.GateClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
-		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena")}
-	sum, err := c.play(ctx, w, "gate", ac)
 	if err != nil {
 		return res, err
 	}
-	res.Games, res.Score, res.EloDiff, res.EloErr = sum.Games, sum.AScore, sum.Elo, sum.EloErr
-	res.Verdicts = sum.ATLE + sum.ARE + sum.ACrash
+	return res, arena.WriteJSON(filepath.Join(c.genDir(), "gate.json"), res)
+}
+
+// loadCandidate reads this generation's candidate (a net, or an nnue net in an nnue cycle)
+// and returns its file and SHA-256.
+func (c *Cycle) loadCandidate() (file, sha string, err error) {
+	if c.cfg.NNUE != nil {
+		file = c.nnueCandidate()
+		m, err := nnue.Load(file)
+		if err != nil {
+			return "", "", err
+		}
+		return file, m.SHA256(), nil
+	}
+	file = c.candidate()
+	m, _, err := models.Load(c.game.Info(), file)
+	if err != nil {
+		return "", "", err
+	}
+	return file, m.SHA256(), nil
+}
+
+// netGate plays the candidate net against the best with mcts, logging to w, into res.
+func (c *Cycle) netGate(ctx context.Context, w io.Writer, res *GenResult) error {
+	agent := func(model string) []string {
+		return []string{c.cfg.Agent, "-game", c.game.Info().Name, "-engine", "mcts", "-seed", "{seed}", "-model", model}
+	}
+	if a, ok := c.game.(ArgvGame); ok && a.ArgvProtocol() != "" {
+		return c.gateArgv(res, w, agent(res.Candidate), agent(c.st.Best))
+	}
+	ac := arena.Config{Rules: c.game.Rules(), A: agent(res.Candidate), B: agent(c.st.Best), Games: c.cfg.GateGames,
+		Clock: c.cfg.GateClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
+		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(c.genDir(), "arena")}
+	sum, err := c.play(ctx, w, "gate", ac)
+	if err != nil {
+		return err
+	}
+	res.record(sum)
 	res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
-	return res, arena.WriteJSON(saved, res)
+	return nil
 }
 
 // finishedGate returns the gate of the same candidate that finished before the run was
@@ -753,13 +791,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// gitRevision is the commit the run starts from, when it can be found.
-func gitRevision() string {
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

@@ -41,16 +41,37 @@ func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 		return nil, err
 	}
 	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB}
+	experiments := map[string]*bool{"iir": &no.IIR, "se": &no.Singular, "null": &no.Null, "nolmr": &no.NoLMR}
 	for _, x := range strings.Split(o.Experiments, ",") {
-		switch x {
-		case "":
-		case "iir":
-			no.IIR = true
-		case "se":
-			no.Singular = true
-		default:
-			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se)", x)
+		if on, ok := experiments[x]; ok {
+			*on = true
+		} else if x != "" {
+			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se, null, nolmr)", x)
 		}
 	}
 	return nnab.New(no)
+}
+
+// EngineNet names the nnue net that the named engine of g plays with and gives its SHA-256,
+// for the provenance of what the engine produces: the file at path, or the newest embedded
+// net. An engine on no nnue net has none ("", "", nil), and then path must be "".
+func EngineNet(g interface {
+	Info() contract.Info
+	Engines() []EngineInfo
+}, engineName, path string) (name, sha string, err error) {
+	onNNUE := false
+	for _, e := range g.Engines() {
+		onNNUE = onNNUE || (e.Name == engineName && e.NNUE)
+	}
+	if !onNNUE {
+		if path != "" {
+			return "", "", fmt.Errorf("engine %s reads no nnue net, so it takes no model file", engineName)
+		}
+		return "", "", nil
+	}
+	m, name, err := models.LoadNNUE(g.Info().Name, g.Info().EncoderVersion, path)
+	if err != nil {
+		return "", "", err
+	}
+	return name, m.SHA256(), nil
 }

@@ -20,7 +20,10 @@ import (
 	"colony/selfplay"
 )
 
-// Game is a registered game, with no types of its own.
+// Game is a registered game, with no types of its own: all that the programs do with a game.
+// No consumer needs all of it: each declares the small part it uses and accepts that
+// (agent.Game, pipeline.Game and pipeline.BootstrapGame, the commands' bookGame,
+// selfplayGame and arenaGame), and a Game from Lookup is each of them.
 type Game interface {
 	Info() contract.Info
 	Symmetries() contract.Symmetries

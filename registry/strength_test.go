@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"cmp"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ func TestStrength(t *testing.T) {
 		long  bool // skipped with -short
 	}{
 		{"bacteria-war", []string{"alphabeta", "greedy"}, 2, time.Second, 1, 2, false, false},
+		{"bacteria-war", []string{"nnab", "greedy"}, 2, time.Second, 1, 2, false, false},
 		// mcts (the default, with the prover) on 800 playouts a move: 10 s on an idle core,
 		// a minute on the loaded machine.
 		{"catch-the-mouse", []string{"", "greedy"}, 2, 0, 1, 2, true, true},
@@ -36,7 +38,7 @@ func TestStrength(t *testing.T) {
 		{"slime", []string{"paranoid", "greedy", "greedy", "greedy"}, 4, 2 * time.Second, -0.5, 0.01, false, false},
 	}
 	for _, c := range cases {
-		t.Run(c.game, func(t *testing.T) {
+		t.Run(c.game+"/"+cmp.Or(c.players[0], "default"), func(t *testing.T) {
 			if c.long && testing.Short() {
 				t.Skip("plays for a minute on a loaded machine")
 			}

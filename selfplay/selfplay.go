@@ -8,6 +8,7 @@
 package selfplay
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -80,15 +81,9 @@ func (c *Config) defaults() {
 	if c.FastPlayouts > 0 && c.FullProb <= 0 {
 		c.FullProb = 0.25
 	}
-	if c.TempPlies == 0 {
-		c.TempPlies = 8
-	}
-	if c.NoiseAlpha == 0 {
-		c.NoiseAlpha = 0.3
-	}
-	if c.NoiseFrac == 0 {
-		c.NoiseFrac = 0.25
-	}
+	c.TempPlies = cmp.Or(c.TempPlies, 8)
+	c.NoiseAlpha = cmp.Or(c.NoiseAlpha, 0.3)
+	c.NoiseFrac = cmp.Or(c.NoiseFrac, 0.25)
 	if c.NoiseFrac < 0 {
 		c.NoiseFrac = 0
 	}

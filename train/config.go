@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -54,44 +55,26 @@ func DefaultConfig(batch int) Config {
 }
 
 func (c *Config) fill() {
-	if c.Batch == 0 {
-		c.Batch = 256
-	}
-	if c.Optimizer == "" {
-		c.Optimizer = Adam
-	}
+	c.Batch = cmp.Or(c.Batch, 256)
+	c.Optimizer = cmp.Or(c.Optimizer, Adam)
 	if c.LR == 0 {
 		c.LR = 2e-3
 		if c.Optimizer == SGD {
 			c.LR = 2e-2
 		}
 	}
-	if c.Momentum == 0 {
-		c.Momentum = 0.9
-	}
-	if c.Beta1 == 0 {
-		c.Beta1 = 0.9
-	}
-	if c.Beta2 == 0 {
-		c.Beta2 = 0.999
-	}
-	if c.Eps == 0 {
-		c.Eps = 1e-8
-	}
+	c.Momentum = cmp.Or(c.Momentum, 0.9)
+	c.Beta1 = cmp.Or(c.Beta1, 0.9)
+	c.Beta2 = cmp.Or(c.Beta2, 0.999)
+	c.Eps = cmp.Or(c.Eps, 1e-8)
 	if c.WeightDecay == 0 {
 		c.WeightDecay = 1e-4
 	} else if c.WeightDecay < 0 {
 		c.WeightDecay = -1 // explicit "none", kept negative so fill stays idempotent
 	}
-	if c.ValueWeight == 0 {
-		c.ValueWeight = 1
-	}
-	if c.Schedule == "" {
-		c.Schedule = Constant
-	}
-	if c.StepGamma == 0 {
-		c.StepGamma = 0.1
-	}
+	c.ValueWeight = cmp.Or(c.ValueWeight, 1)
+	c.Schedule = cmp.Or(c.Schedule, Constant)
+	c.StepGamma = cmp.Or(c.StepGamma, 0.1)
 }
 
 // l2 is the effective L2 coefficient.

@@ -340,16 +340,10 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		return nil, err
 	}
 	defer t.Close()
-	win, err := data.NewWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
-		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw})
+	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, logw, lg)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := win.Refresh()
-	if err != nil {
-		return nil, err
-	}
-	lg.Printf("window: %d examples from %d shards (%d damaged skipped)", win.Len(), rep.Loaded, rep.Corrupt)
 	if win.Len() == 0 {
 		return nil, fmt.Errorf("train: no examples for %s in %s", cfg.Game.Name, cfg.Shards)
 	}

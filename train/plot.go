@@ -20,10 +20,7 @@ func PlotLosses(path string, rows []StepStats, smooth int) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("train: no loss rows to plot")
 	}
-	p := plot.New()
-	p.Title.Text = "Training loss"
-	p.X.Label.Text = "step"
-	p.Y.Label.Text = "loss"
+	p := newPlot("Training loss", "step", "loss")
 	p.Legend.Top = true
 	series := []struct {
 		name string
@@ -72,10 +69,7 @@ func PlotElo(path string, gens []int, elo []float64) error {
 	if len(gens) == 0 {
 		return fmt.Errorf("train: PlotElo: nothing to plot")
 	}
-	p := plot.New()
-	p.Title.Text = "Elo per generation"
-	p.X.Label.Text = "generation"
-	p.Y.Label.Text = "Elo"
+	p := newPlot("Elo per generation", "generation", "Elo")
 	pts := make(plotter.XYs, len(gens))
 	for i := range gens {
 		pts[i].X, pts[i].Y = float64(gens[i]), elo[i]
@@ -88,6 +82,13 @@ func PlotElo(path string, gens []int, elo []float64) error {
 	s.Color = l.Color
 	p.Add(l, s, plotter.NewGrid())
 	return savePlot(p, path)
+}
+
+// newPlot is an empty plot with its title and axis labels.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	return p
 }
 
 // savePlot renders p to PNG through a temporary file.

@@ -306,17 +306,10 @@ func Run(ctx context.Context, cfg RunConfig, logw io.Writer) (*RunResult, error)
 	res := &RunResult{Target: target, Resumed: resumed}
 	res.Start, _ = strconv.ParseInt(t.Notes()[startNote], 10, 64)
 
-	win, err := data.NewWindow(cfg.Shards, data.WindowOptions{
-		Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion, Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw,
-	})
+	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, logw, lg)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := win.Refresh()
-	if err != nil {
-		return nil, err
-	}
-	lg.Printf("window: %d examples from %d shards (%d damaged skipped)", win.Len(), rep.Loaded, rep.Corrupt)
 	res.Examples = win.Len()
 	if win.Len() == 0 && t.StepCount() < target {
 		return nil, fmt.Errorf("train: no examples for game %q encoder %d in %s", cfg.Game.Name, cfg.Game.EncoderVersion, cfg.Shards)
@@ -439,4 +432,21 @@ func ExportONNX(m *nn.Model, path string) error {
 		return fmt.Errorf("train: ONNX export: %w", err)
 	}
 	return nil
+}
+
+// openWindow opens the training window on the shards of dir for game (capacity examples,
+// augmented by syms when not nil), loads it and says on lg what it holds; damaged shards are
+// reported on warn.
+func openWindow(dir string, game contract.Info, capacity int, syms contract.Symmetries, warn io.Writer, lg *log.Logger) (*data.Window, error) {
+	win, err := data.NewWindow(dir, data.WindowOptions{Game: game.Name, EncoderVersion: game.EncoderVersion,
+		Capacity: capacity, Augmenter: syms, Warn: warn})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := win.Refresh()
+	if err != nil {
+		return nil, err
+	}
+	lg.Printf("window: %d examples from %d shards (%d damaged skipped)", win.Len(), rep.Loaded, rep.Corrupt)
+	return win, nil
 }

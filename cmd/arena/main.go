@@ -19,8 +19,17 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/registry"
 )
+
+// arenaGame is what the referee's wiring needs of a game (registry.Lookup gives one).
+type arenaGame interface {
+	Info() contract.Info
+	Rules() contract.Rules
+	Protocols() []string
+	ArgvProtocol() string
+}
 
 func main() {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
@@ -75,6 +84,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	if fs.NArg() > 0 {
 		return 2, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	var g arenaGame
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		return 2, err

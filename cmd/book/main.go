@@ -19,6 +19,13 @@ import (
 	"colony/registry"
 )
 
+// bookGame is what the book needs of a game (registry.Lookup gives one).
+type bookGame interface {
+	Info() contract.Info
+	Defaults() contract.EngineOptions
+	BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
+}
+
 func main() {
 	os.Exit(run(os.Args[1:]))
 }
@@ -42,6 +49,7 @@ func run(args []string) int {
 	if fs.NArg() > 0 || *out == "" || *plies < 1 || (*depth <= 0) == (*movetime <= 0) {
 		return fail("usage: book -game G -engine E (-depth D | -movetime T) -plies N -o FILE")
 	}
+	var g bookGame
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		return fail("%v", err)

@@ -57,6 +57,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "export: -lang %q: want go or cpp\n", *lang)
 		return 2
 	}
+	var g interface {
+		DefaultEngine() string
+		Engines() []registry.EngineInfo
+	}
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		fmt.Fprintln(stderr, "export:", err)
@@ -65,14 +69,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *engine == "" {
 		*engine = g.DefaultEngine()
 	}
-	netExt, usesNet := "", false
+	netExt, usesNet, known := "", false, false
 	for _, e := range g.Engines() {
 		if e.Name == *engine {
+			known = true
 			usesNet = slices.Contains(e.Flags, "model")
 			if e.NNUE {
 				netExt = export.NNUEExt
 			}
 		}
+	}
+	if !known {
+		fmt.Fprintf(stderr, "export: %s has no engine %q\n", *game, *engine)
+		return 2
 	}
 	if !usesNet && *model == "" {
 		*model = export.ModelNone

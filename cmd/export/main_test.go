@@ -81,3 +81,24 @@ func TestLangCPP(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsAndExitCodes: a bad flag, an unknown game or engine exits 2 and says what is wrong,
+// before anything is loaded (TestDefaultEngine covers a run that succeeds).
+func TestFlagsAndExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-nonesuch"}, 2, "flag provided but not defined: -nonesuch"},
+		{[]string{"-strip-comments=maybe"}, 2, "invalid boolean value"},
+		{[]string{"-game", "chess"}, 2, `unknown game "chess"`},
+		{[]string{"-engine", "nonesuch"}, 2, `bacteria-war has no engine "nonesuch"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.msg) || stdout.Len() != 0 {
+			t.Errorf("export %q: exit %d, want %d with %q in:\n%s", c.args, code, c.code, c.msg, stderr.String())
+		}
+	}
+}

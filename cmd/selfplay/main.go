@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"strings"
@@ -23,12 +22,21 @@ import (
 	"colony/contract"
 	"colony/data"
 	"colony/engine"
+	"colony/internal/gitrev"
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
 	"colony/registry"
 	"colony/selfplay"
 )
+
+// selfplayGame is what self-play needs of a game (registry.Lookup gives one).
+type selfplayGame interface {
+	Info() contract.Info
+	Engines() []registry.EngineInfo
+	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -74,6 +82,7 @@ func run(args []string, stderr io.Writer) int {
 		}
 		return 2
 	}
+	var g selfplayGame
 	g, err := registry.Lookup(*game)
 	if err != nil {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
@@ -89,7 +98,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{}}
+	meta := data.Meta{Generation: *gen, GitRevision: gitrev.Short(), Extra: map[string]string{}}
 	var st selfplay.Stats
 	if *boot {
 		if *depth == 0 && *nodes == 0 {
@@ -103,8 +112,9 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
 		eo := contract.EngineOptions{HashMB: *hash}
-		name, sha, ok := modelFor(g, *engineName, *modelPath, stderr)
-		if !ok {
+		name, sha, netErr := registry.EngineNet(g, *engineName, *modelPath)
+		if netErr != nil {
+			fmt.Fprintf(stderr, "selfplay: -bootstrap: %v\n", netErr)
 			return 2
 		}
 		if name != "" {
@@ -123,7 +133,10 @@ func run(args []string, stderr io.Writer) int {
 	} else {
 		var m *nn.Model
 		var name string
-		m, name, err = loadModel(g.Info(), *modelPath, *random)
+		m, name, err = models.LoadOrRandom(g.Info(), *modelPath, *random)
+		if errors.Is(err, models.ErrNoModel) {
+			err = fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 1
@@ -156,52 +169,4 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// loadModel returns the network to play with: a file, the embedded best, or a random net.
-func loadModel(info contract.Info, path, random string) (*nn.Model, string, error) {
-	if random != "" {
-		var b, c int
-		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
-			return nil, "", fmt.Errorf("-random-net %q: want BLOCKSxCHANNELS", random)
-		}
-		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
-	}
-	m, name, err := models.Load(info, path)
-	if errors.Is(err, models.ErrNoModel) {
-		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
-	}
-	return m, name, err
-}
-
-// gitRevision is the commit the binary runs from, when it can be found.
-func gitRevision() string {
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// modelFor names the net a bootstrap engine plays with and stores its SHA-256 in the shards'
-// provenance: for an nnue engine the -model file or the newest embedded net. ok is false (the
-// message written) when the file does not load.
-func modelFor(g registry.Game, engineName, path string, stderr io.Writer) (name, sha string, ok bool) {
-	nnueEngine := false
-	for _, e := range g.Engines() {
-		nnueEngine = nnueEngine || (e.Name == engineName && e.NNUE)
-	}
-	if !nnueEngine {
-		if path != "" {
-			fmt.Fprintf(stderr, "selfplay: -model with -bootstrap needs an engine on an nnue net, not %s\n", engineName)
-			return "", "", false
-		}
-		return "", "", true
-	}
-	m, name, err := models.LoadNNUE(g.Info().Name, g.Info().EncoderVersion, path)
-	if err != nil {
-		fmt.Fprintf(stderr, "selfplay: %v\n", err)
-		return "", "", false
-	}
-	return name, m.SHA256(), true
 }

@@ -3,43 +3,29 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"colony/data"
-	"colony/game/ataxx"
+	"colony/contract"
+	"colony/engine"
 	"colony/nn"
 	"colony/nn/onnx"
+	"colony/registry"
+	"colony/selfplay"
 )
 
-// writeShards writes a small shard of random positions with random-move policies and
-// material-based values into dir.
-func writeShards(t *testing.T, dir string) {
+// writeShards writes the shards of a few games of Bacteria War's random engine into dir,
+// through the registry (a command reaches no game package directly).
+func writeShards(t *testing.T, dir string, games int) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(1, 2))
-	var moves []ataxx.Move
-	var exs []data.Example
-	for g := range 20 {
-		p := ataxx.Start()
-		for ply := 0; ply < 20 && !p.Terminal(); ply++ {
-			moves = p.LegalMoves(moves[:0])
-			in := make([]float32, ataxx.InputSize)
-			p.Encode(in)
-			m := moves[rng.IntN(len(moves))]
-			v := float32(math.Tanh(float64(p.Count(0)-p.Count(1)) / 8))
-			exs = append(exs, data.Example{
-				Input:  in,
-				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}},
-				Values: [4]float32{v, -v}, GameID: uint64(g), Ply: ply,
-			})
-			p = p.Apply(m)
-		}
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := data.WriteShard(filepath.Join(dir, "s0.shard"), data.MetaFor(ataxx.Info), exs); err != nil {
+	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Limits: engine.Limits{Depth: 1}, Seed: 1}
+	if _, err := g.Bootstrap(context.Background(), bc, "random", contract.EngineOptions{}, dir); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -80,7 +66,7 @@ func TestTrainAndConvert(t *testing.T) {
 	if err := os.MkdirAll(shards, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeShards(t, shards)
+	writeShards(t, shards, 10)
 	out := filepath.Join(dir, "m.model")
 	args := []string{"-game", "bacteria-war", "-shards", shards, "-blocks", "1", "-channels", "4", "-batch", "4",
 		"-steps", "3", "-checkpoint", filepath.Join(dir, "m.ckpt"), "-out", out, "-onnx", filepath.Join(dir, "m.onnx"), "-log", "1"}

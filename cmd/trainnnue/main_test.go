@@ -3,15 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"colony/data"
-	"colony/game/ataxx"
+	"colony/contract"
+	"colony/engine"
 	"colony/nn/nnue"
+	"colony/registry"
+	"colony/selfplay"
 )
 
 // TestTrainAndEval: a short run writes a loadable model; -eval reads it back; bad flags exit 2.
@@ -21,23 +22,7 @@ func TestTrainAndEval(t *testing.T) {
 	if err := os.MkdirAll(shards, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	var exs []data.Example
-	for g := range 10 {
-		p := ataxx.Start()
-		for ply := 0; ply < 30 && !p.Terminal(); ply++ {
-			in := make([]float32, ataxx.InputSize)
-			p.Encode(in)
-			v := float32(p.Count(0)-p.Count(1)) / 49
-			exs = append(exs, data.Example{Input: in, Values: [4]float32{v, -v}, GameID: uint64(g), Ply: ply,
-				Policy: []data.PolicyEntry{{Index: 0, Prob: 1}}})
-			ms := p.LegalMoves(nil)
-			p = p.Apply(ms[rng.IntN(len(ms))])
-		}
-	}
-	if err := data.WriteShard(filepath.Join(shards, "a.shard"), data.MetaFor(ataxx.Info), exs); err != nil {
-		t.Fatal(err)
-	}
+	writeShards(t, shards, 10)
 	out := filepath.Join(dir, "m.nnue")
 	var log bytes.Buffer
 	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "20", "-batch", "32"}, &log); code != 0 {
@@ -62,5 +47,19 @@ func TestTrainAndEval(t *testing.T) {
 		if code := run(context.Background(), args, &log); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// writeShards writes the shards of a few games of Bacteria War's random engine into dir,
+// through the registry (a command reaches no game package directly).
+func writeShards(t *testing.T, dir string, games int) {
+	t.Helper()
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Limits: engine.Limits{Depth: 1}, Seed: 1}
+	if _, err := g.Bootstrap(context.Background(), bc, "random", contract.EngineOptions{}, dir); err != nil {
+		t.Fatal(err)
 	}
 }

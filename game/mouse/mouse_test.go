@@ -1,10 +1,8 @@
 package mouse
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -123,55 +121,6 @@ func randomGame(r *rand.Rand, capture float64) []Position {
 		out = append(out, p)
 	}
 	return out
-}
-
-// TestPrintOwnPerft prints a fresh own perft table from the naive generator
-// (MOUSE_PRINT_PERFT=1 go test -run PrintOwnPerft ./game/mouse).
-func TestPrintOwnPerft(t *testing.T) {
-	if os.Getenv("MOUSE_PRINT_PERFT") == "" {
-		t.Skip("set MOUSE_PRINT_PERFT=1 to print a table")
-	}
-	r := rand.New(rand.NewPCG(11, 12))
-	var boards []string
-	for len(boards) < 22 {
-		g := randomGame(r, 0.3+0.6*r.Float64())
-		if len(g) < 8 {
-			continue
-		}
-		boards = append(boards, g[r.IntN(len(g)-2)+1].String())
-	}
-	boards = append(boards, handPerftBoards...)
-	for _, s := range boards {
-		b := naiveParse(s)
-		line := s
-		for d := 1; d <= 4; d++ {
-			n := naivePerft(b, d)
-			if f := Perft(mustParse(t, s), d); f != n {
-				t.Errorf("%s: perft(%d) fast %d naive %d", s, d, f, n)
-			}
-			line += fmt.Sprintf(";%d", n)
-		}
-		fmt.Println(line)
-	}
-}
-
-// handPerftBoards are positions made by hand for the own table.
-var handPerftBoards = []string{
-	// Nadori's team has no piece: it passes every turn.
-	"R.R.R.R.R.R/.R.R.R.R.R./.........../.........../.........../.........../........... N",
-	"R.R.R.R.R.R/.R.R.R.R.R./.........../.........../.........../.........../........... R",
-	// A mouse on row 6, the mice to move: they win with it or play on.
-	"RRRRR.RRRRR/.........../.........../.........../...CC.CC.../.....R...N./........... R",
-	// The same with the team to move: only Nadori next to it saves the game.
-	"RRRRR.RRRRR/.........../.........../.........../...CC.CC.../.....RN..../........... N",
-	// Every mouse is blocked: the mice have lost.
-	".........../RRR......../CCC......../.........../.........../.....N...../........... R",
-	// The same with the team to move: it plays on.
-	".........../RRR......../CCC......../.........../.........../.....N...../........... N",
-	// Mice on row 7: finished.
-	"RRRRRRRRRR./.........../.........../.........../.........../...CCNCC.../..........R N",
-	// A crowded middle.
-	".....R...../R.RR.C.RR.R/.C..RNR..C./.R......C../.........../.........../........... N",
 }
 
 // randomPositions returns positions of n random games (various capture appetites).

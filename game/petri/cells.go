@@ -92,6 +92,17 @@ func neighbours(g *Game, x, y int, f func(d Dir, nx, ny int)) {
 	}
 }
 
+// enemiesAround counts the enemy cells next to (x, y).
+func enemiesAround(g *Game, x, y, me int) int {
+	n := 0
+	neighbours(g, x, y, func(_ Dir, ax, ay int) {
+		if isEnemy(g, ax, ay, me) {
+			n++
+		}
+	})
+	return n
+}
+
 func isEnemy(g *Game, x, y, me int) bool {
 	s := g.At(x, y)
 	return s.Kind == Live && int(s.Owner) != me
@@ -245,12 +256,7 @@ func Colony(g *Game, _ uint64) Action {
 			if g.At(nx, ny).Kind == Live {
 				return
 			}
-			threat := 0
-			neighbours(g, nx, ny, func(_ Dir, ax, ay int) {
-				if isEnemy(g, ax, ay, me) {
-					threat++
-				}
-			})
+			threat := enemiesAround(g, nx, ny, me)
 			score := -1000*threat - dist[ny*g.W+nx]
 			if g.At(nx, ny).Kind == Corpse {
 				score += 5
@@ -271,12 +277,7 @@ func Colony(g *Game, _ uint64) Action {
 			if g.At(nx, ny).Kind == Live || dist[ny*g.W+nx] >= here {
 				return
 			}
-			threat := 0
-			neighbours(g, nx, ny, func(_ Dir, ax, ay int) {
-				if isEnemy(g, ax, ay, me) {
-					threat++
-				}
-			})
+			threat := enemiesAround(g, nx, ny, me)
 			score := -10*threat - dist[ny*g.W+nx]
 			if score > bestScore {
 				best, bestScore = d, score

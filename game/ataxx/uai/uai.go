@@ -71,17 +71,9 @@ func (s *uaiSession) println(lines ...string) error {
 }
 
 func (s *uaiSession) run() error {
-	for {
-		line, err := s.in.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("agent: reading UAI input: %w", err)
-		}
-		f := strings.Fields(line)
+	return s.in.Each("UAI input", func(line string, f []string) (stop bool, err error) {
 		if len(f) == 0 {
-			continue // blank lines are usual in UAI sessions typed by hand
+			return false, nil // blank lines are usual in UAI sessions typed by hand
 		}
 		switch f[0] {
 		case "uai":
@@ -100,16 +92,14 @@ func (s *uaiSession) run() error {
 		case "go":
 			err = s.goCmd(f[1:])
 		case "quit":
-			return nil
+			return true, nil
 		case "stop", "ponderhit", "setoption", "debug", "register":
 			// The search is synchronous and has no options: nothing to do.
 		default:
 			fmt.Fprintf(s.log, "agent: skipping unknown UAI line %q\n", line)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return false, err
+	})
 }
 
 // position sets the position; on an error it keeps the last good position reached.

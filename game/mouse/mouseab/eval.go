@@ -116,10 +116,7 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 	info.catSee = seeAll
 	landAll, landFree := seeAll&^occ, seeFree&^occ
 	haveCats, haveFree := cats != 0, cats&^committed != 0
-	nadSq := -1
-	if nad != 0 {
-		nadSq = bits.TrailingZeros64(nad)
-	}
+	nadSq := nadoriSquare(nad)
 	info.nadSq = nadSq
 	teamToMove := p.ToMove() == mouse.Team
 	rc := race{fine: true, occ: occ, seeAll: seeAll, seeFree: seeFree, landAll: landAll, landFree: landFree,
@@ -156,9 +153,7 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 		sound, practical := rc.slack(r, c)
 		switch {
 		case sound == none:
-			if bestWin == 0 || need < bestWin {
-				bestWin = need
-			}
+			bestWin = fastest(bestWin, need)
 		case practical <= 0:
 			urgent++
 			score += threatBonus[r]
@@ -176,12 +171,7 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 	if bestWin > 0 {
 		return winish - 100*int32(bestWin) + score/16
 	}
-	if urgent >= 2 {
-		score += 150 * int32(urgent-1)
-		if teamToMove {
-			score += 100
-		}
-	}
+	score += manyUrgent(urgent, teamToMove)
 	// Runners against blockers: every free mouse needs a piece of the team some day; the
 	// pieces that already hold a mouse up are taken.
 	spare := bits.OnesCount64((cats | nad) &^ committed)
@@ -197,6 +187,36 @@ func evalForTeam(p *mouse.Position, info *evalInfo) int32 {
 	return score
 }
 
+// nadoriSquare is the square of Nadori (the bitboard nad), or -1 when Nadori is off the board.
+func nadoriSquare(nad uint64) int {
+	if nad == 0 {
+		return -1
+	}
+	return bits.TrailingZeros64(nad)
+}
+
+// fastest is the steps of the fastest unstoppable mouse, best (0: none yet) or one that needs
+// need steps.
+func fastest(best, need int) int {
+	if best == 0 || need < best {
+		return need
+	}
+	return best
+}
+
+// manyUrgent is the mice's bonus for two or more urgent mice (the team stops one per move),
+// 100 more with the team to move, as both profiles score it.
+func manyUrgent(urgent int, teamToMove bool) int32 {
+	if urgent < 2 {
+		return 0
+	}
+	bonus := 150 * int32(urgent-1)
+	if teamToMove {
+		bonus += 100
+	}
+	return bonus
+}
+
 // evalForMice scores p from the mice's side with the profile the engine uses when it plays
 // the mice: the race with every cat credited two moves to any cell it does not see, threats,
 // mobility and the mice within Nadori's reach.
@@ -208,10 +228,7 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 		catSee |= mouse.QueenAttacks(bits.TrailingZeros64(b), occ)
 	}
 	info.catSee = catSee
-	nadSq := -1
-	if nad != 0 {
-		nadSq = bits.TrailingZeros64(nad)
-	}
+	nadSq := nadoriSquare(nad)
 	info.nadSq = nadSq
 	teamToMove := p.ToMove() == mouse.Team
 	rc := race{occ: occ, seeAll: catSee, haveCats: cats != 0, nadSq: nadSq, off: raceOff(teamToMove)}
@@ -242,9 +259,7 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 		slack, _ := rc.slack(r, c)
 		switch {
 		case slack == none:
-			if bestWin == 0 || need < bestWin {
-				bestWin = need
-			}
+			bestWin = fastest(bestWin, need)
 		case slack == 0:
 			urgent++
 			score += threatBonus[r]
@@ -259,25 +274,11 @@ func evalForMice(p *mouse.Position, info *evalInfo) int32 {
 	if bestWin > 0 {
 		return winish - 100*int32(bestWin) + score/10
 	}
-	if urgent >= 2 {
-		score += 150 * int32(urgent-1)
-		if teamToMove {
-			score += 100
-		}
-	}
+	score += manyUrgent(urgent, teamToMove)
 	// Mobility: the mice must move; with no move they lose.
 	top, inner := p.TopMice(), p.InnerMice()
 	mob := bits.OnesCount64(uint64(top)&^occ) + bits.OnesCount64(inner&^(occ>>mouse.Cols))
-	switch mob {
-	case 0:
-		score -= 300
-	case 1:
-		score -= 120
-	case 2:
-		score -= 50
-	case 3:
-		score -= 15
-	}
+	score -= lowMobility[min(mob, 4)]
 	// Mice within Nadori's reach.
 	if inReach := bits.OnesCount64(nadReach & inner); inReach > 0 {
 		if teamToMove {
