@@ -102,13 +102,21 @@ func testNet(t *testing.T) *nnue.Net {
 // program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
 // the CPU has it), SSE2 (--portable) and plain C++ (--scalar).
 func TestCPPEvaluation(t *testing.T) {
-	net := testNet(t)
+	lines, want, scratch, scratchWant := evalCommands(testNet(t), 1, 10000)
+	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+		proc := startParity(t, ataxxCPP(t), flags...)
+		name := fmt.Sprint(flags)
+		compareEvals(t, proc, name, lines, want)
+		compareEvals(t, proc, name, scratch, scratchWant)
+	}
+}
+
+// evalCommands are the evaluation test's commands and Go's answers: seeded random games of
+// total positions, each as one "line" command (the C++ side updates its accumulator along
+// the game), and every tenth position alone as an "eval" command (from scratch).
+func evalCommands(net *nnue.Net, seed uint64, total int) (lines, want, scratch, scratchWant []string) {
 	acc := net.NewAcc()
-	rng := rand.New(rand.NewPCG(24, 1))
-	const total = 10000
-	var lines, scratch []string
-	var want [][]string
-	var scratchWant []string
+	rng := rand.New(rand.NewPCG(24, seed))
 	n := 0
 	for n < total {
 		line := randomGame(rng, total-n)
@@ -127,25 +135,59 @@ func TestCPPEvaluation(t *testing.T) {
 			}
 		}
 		lines = append(lines, b.String())
-		want = append(want, w)
+		want = append(want, strings.Join(w, " "))
 	}
-	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
-		proc := startParity(t, ataxxCPP(t), flags...)
-		bad := 0
-		for i, got := range proc.ask(t, lines) {
-			if g := strings.Join(want[i], " "); got != g {
-				if bad++; bad <= 3 {
-					t.Errorf("%v game %d: C++ scores\n%s\nGo\n%s", flags, i, got, g)
-				}
+	return lines, want, scratch, scratchWant
+}
+
+// compareEvals asks proc the commands and reports every answer that is not Go's.
+func compareEvals(t *testing.T, proc *parityProc, name string, cmds, want []string) {
+	t.Helper()
+	bad := 0
+	for i, got := range proc.ask(t, cmds) {
+		if got != want[i] {
+			if bad++; bad <= 3 {
+				t.Errorf("%s: %.80s...: C++\n%s\nGo\n%s", name, cmds[i], got, want[i])
 			}
 		}
-		if bad > 0 {
-			t.Errorf("%v: %d of %d games differ", flags, bad, len(lines))
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d answers differ", name, bad, len(cmds))
+	}
+}
+
+// TestCPPEvaluationShapes (long mode): exports of random nets of other shapes (128 lanes,
+// CReLU and SCReLU, given with -model) evaluate 2,000 positions as Go does, in every kernel.
+func TestCPPEvaluationShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two more C++ programs")
+	}
+	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+		a := nnab.Arch(128, 0)
+		a.Activation = act
+		m := nnue.NewRandom(a, 31)
+		file := filepath.Join(t.TempDir(), "net.nnue")
+		if err := m.Save(file); err != nil {
+			t.Fatal(err)
 		}
-		for i, got := range proc.ask(t, scratch) {
-			if got != scratchWant[i] {
-				t.Fatalf("%v %s: C++ %s from scratch, Go %s", flags, scratch[i], got, scratchWant[i])
-			}
+		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Model: file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin, err := BuildCPP(src, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		net, err := nnue.Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, want, scratch, scratchWant := evalCommands(net, 3, 2000)
+		for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+			proc := startParity(t, bin, flags...)
+			name := fmt.Sprintf("%s %v", act, flags)
+			compareEvals(t, proc, name, lines, want)
+			compareEvals(t, proc, name, scratch, scratchWant)
 		}
 	}
 }
