@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/game/ataxx/nnab"
 	"colony/nn/nnue"
 )
@@ -106,8 +108,8 @@ func TestCPPEvaluation(t *testing.T) {
 	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
 		proc := startParity(t, ataxxCPP(t), flags...)
 		name := fmt.Sprint(flags)
-		compareEvals(t, proc, name, lines, want)
-		compareEvals(t, proc, name, scratch, scratchWant)
+		compareAnswers(t, proc, name, lines, want)
+		compareAnswers(t, proc, name, scratch, scratchWant)
 	}
 }
 
@@ -140,8 +142,9 @@ func evalCommands(net *nnue.Net, seed uint64, total int) (lines, want, scratch, 
 	return lines, want, scratch, scratchWant
 }
 
-// compareEvals asks proc the commands and reports every answer that is not Go's.
-func compareEvals(t *testing.T, proc *parityProc, name string, cmds, want []string) {
+// compareAnswers asks proc the commands and reports every answer that is not Go's (name: what
+// was asked).
+func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []string) {
 	t.Helper()
 	bad := 0
 	for i, got := range proc.ask(t, cmds) {
@@ -186,8 +189,8 @@ func TestCPPEvaluationShapes(t *testing.T) {
 		for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
 			proc := startParity(t, bin, flags...)
 			name := fmt.Sprintf("%s %v", act, flags)
-			compareEvals(t, proc, name, lines, want)
-			compareEvals(t, proc, name, scratch, scratchWant)
+			compareAnswers(t, proc, name, lines, want)
+			compareAnswers(t, proc, name, scratch, scratchWant)
 		}
 	}
 }
@@ -286,6 +289,26 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 	if bad > 0 {
 		t.Fatalf("%d of %d searches differ", bad, len(want))
 	}
+}
+
+// TestCPPClock: the C++ agent splits the judge's clock as nnab does (alphabeta.Budget over
+// the turn cap's reserve and alphabeta.ExpectedMoves) on 200 positions and clocks from 1 ms to
+// 10 minutes, with and without an increment.
+func TestCPPClock(t *testing.T) {
+	proc := startParity(t, ataxxCPP(t))
+	cfg := ab.WithDefaults(nnab.SearchConfig())
+	var cmds, want []string
+	for _, p := range searchPositions(200) {
+		for _, ms := range []int64{1, 3, 5, 20, 100, 1000, 10000, 600000} {
+			for _, inc := range []int64{0, 100} {
+				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
+				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
+				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), alphabeta.ExpectedMoves(&p), cfg.ReserveDiv)
+				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
+			}
+		}
+	}
+	compareAnswers(t, proc, "budget", cmds, want)
 }
 
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the
