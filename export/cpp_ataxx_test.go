@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"colony/agent"
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
@@ -462,5 +463,18 @@ func TestCPPJudgeSession(t *testing.T) {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
 		}
+	}
+}
+
+// TestAgentSeed: the C++ export plays with the agent's default -seed (agentSeed), read from
+// the agent's own help.
+func TestAgentSeed(t *testing.T) {
+	var help bytes.Buffer
+	agent.Main([]string{"-h"}, strings.NewReader(""), &help, &help)
+	_, after, ok := strings.Cut(help.String(), "\n  -seed ")
+	line, _, _ := strings.Cut(after, "\n  -")
+	want := fmt.Sprintf("(default %d)", agentSeed)
+	if !ok || !strings.Contains(line, want) {
+		t.Errorf("the agent's -seed is %q, the C++ export's agentSeed says %s", line, want)
 	}
 }
