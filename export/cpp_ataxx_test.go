@@ -466,15 +466,16 @@ func TestCPPJudgeSession(t *testing.T) {
 	}
 }
 
-// TestAgentSeed: the C++ export plays with the agent's default -seed (agentSeed), read from
-// the agent's own help.
-func TestAgentSeed(t *testing.T) {
+// TestAgentDefaults: the C++ export plays what the agent plays by default: its -seed
+// (agentSeed) and no opening book, read from the agent's own help.
+func TestAgentDefaults(t *testing.T) {
 	var help bytes.Buffer
 	agent.Main([]string{"-h"}, strings.NewReader(""), &help, &help)
-	_, after, ok := strings.Cut(help.String(), "\n  -seed ")
-	line, _, _ := strings.Cut(after, "\n  -")
-	want := fmt.Sprintf("(default %d)", agentSeed)
-	if !ok || !strings.Contains(line, want) {
-		t.Errorf("the agent's -seed is %q, the C++ export's agentSeed says %s", line, want)
+	for flag, want := range map[string]string{"seed": fmt.Sprintf("(default %d)", agentSeed), "book": `(default "none")`} {
+		_, after, ok := strings.Cut(help.String(), "\n  -"+flag+" ")
+		line, _, _ := strings.Cut(after, "\n  -")
+		if !ok || !strings.Contains(line, want) {
+			t.Errorf("the agent's -%s is %q, the C++ export plays %s", flag, line, want)
+		}
 	}
 }
