@@ -12,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"colony/agent"
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/game/ataxx/nnab"
 	"colony/nn/nnue"
 )
@@ -102,13 +105,21 @@ func testNet(t *testing.T) *nnue.Net {
 // program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
 // the CPU has it), SSE2 (--portable) and plain C++ (--scalar).
 func TestCPPEvaluation(t *testing.T) {
-	net := testNet(t)
+	lines, want, scratch, scratchWant := evalCommands(testNet(t), 1, 10000)
+	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+		proc := startParity(t, ataxxCPP(t), flags...)
+		name := fmt.Sprint(flags)
+		compareAnswers(t, proc, name, lines, want)
+		compareAnswers(t, proc, name, scratch, scratchWant)
+	}
+}
+
+// evalCommands are the evaluation test's commands and Go's answers: seeded random games of
+// total positions, each as one "line" command (the C++ side updates its accumulator along
+// the game), and every tenth position alone as an "eval" command (from scratch).
+func evalCommands(net *nnue.Net, seed uint64, total int) (lines, want, scratch, scratchWant []string) {
 	acc := net.NewAcc()
-	rng := rand.New(rand.NewPCG(24, 1))
-	const total = 10000
-	var lines, scratch []string
-	var want [][]string
-	var scratchWant []string
+	rng := rand.New(rand.NewPCG(24, seed))
 	n := 0
 	for n < total {
 		line := randomGame(rng, total-n)
@@ -127,25 +138,60 @@ func TestCPPEvaluation(t *testing.T) {
 			}
 		}
 		lines = append(lines, b.String())
-		want = append(want, w)
+		want = append(want, strings.Join(w, " "))
 	}
-	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
-		proc := startParity(t, ataxxCPP(t), flags...)
-		bad := 0
-		for i, got := range proc.ask(t, lines) {
-			if g := strings.Join(want[i], " "); got != g {
-				if bad++; bad <= 3 {
-					t.Errorf("%v game %d: C++ scores\n%s\nGo\n%s", flags, i, got, g)
-				}
+	return lines, want, scratch, scratchWant
+}
+
+// compareAnswers asks proc the commands and reports every answer that is not Go's (name: what
+// was asked).
+func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []string) {
+	t.Helper()
+	bad := 0
+	for i, got := range proc.ask(t, cmds) {
+		if got != want[i] {
+			if bad++; bad <= 3 {
+				t.Errorf("%s: %.80s...: C++\n%s\nGo\n%s", name, cmds[i], got, want[i])
 			}
 		}
-		if bad > 0 {
-			t.Errorf("%v: %d of %d games differ", flags, bad, len(lines))
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d answers differ", name, bad, len(cmds))
+	}
+}
+
+// TestCPPEvaluationShapes (long mode): exports of random nets of other shapes (128 lanes,
+// CReLU and SCReLU, given with -model) evaluate 2,000 positions as Go does, in every kernel.
+func TestCPPEvaluationShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two more C++ programs")
+	}
+	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+		a := nnab.Arch(128, 0)
+		a.Activation = act
+		m := nnue.NewRandom(a, 31)
+		file := filepath.Join(t.TempDir(), "net.nnue")
+		if err := m.Save(file); err != nil {
+			t.Fatal(err)
 		}
-		for i, got := range proc.ask(t, scratch) {
-			if got != scratchWant[i] {
-				t.Fatalf("%v %s: C++ %s from scratch, Go %s", flags, scratch[i], got, scratchWant[i])
-			}
+		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Model: file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin, err := BuildCPP(src, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		net, err := nnue.Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, want, scratch, scratchWant := evalCommands(net, 3, 2000)
+		for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+			proc := startParity(t, bin, flags...)
+			name := fmt.Sprintf("%s %v", act, flags)
+			compareAnswers(t, proc, name, lines, want)
+			compareAnswers(t, proc, name, scratch, scratchWant)
 		}
 	}
 }
@@ -244,6 +290,26 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 	if bad > 0 {
 		t.Fatalf("%d of %d searches differ", bad, len(want))
 	}
+}
+
+// TestCPPClock: the C++ agent splits the judge's clock as nnab does (alphabeta.Budget over
+// the turn cap's reserve and alphabeta.ExpectedMoves) on 200 positions and clocks from 1 ms to
+// 10 minutes, with and without an increment.
+func TestCPPClock(t *testing.T) {
+	proc := startParity(t, ataxxCPP(t))
+	cfg := ab.WithDefaults(nnab.SearchConfig())
+	var cmds, want []string
+	for _, p := range searchPositions(200) {
+		for _, ms := range []int64{1, 3, 5, 20, 100, 1000, 10000, 600000} {
+			for _, inc := range []int64{0, 100} {
+				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
+				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
+				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), alphabeta.ExpectedMoves(&p), cfg.ReserveDiv)
+				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
+			}
+		}
+	}
+	compareAnswers(t, proc, "budget", cmds, want)
 }
 
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the
@@ -396,6 +462,20 @@ func TestCPPJudgeSession(t *testing.T) {
 	for _, want := range []string{"skipping a blank line", "skipping unknown line", "longer than 4096", "applying it by force", "passing the turn"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// TestAgentDefaults: the C++ export plays what the agent plays by default: its -seed
+// (agentSeed) and no opening book, read from the agent's own help.
+func TestAgentDefaults(t *testing.T) {
+	var help bytes.Buffer
+	agent.Main([]string{"-h"}, strings.NewReader(""), &help, &help)
+	for flag, want := range map[string]string{"seed": fmt.Sprintf("(default %d)", agentSeed), "book": `(default "none")`} {
+		_, after, ok := strings.Cut(help.String(), "\n  -"+flag+" ")
+		line, _, _ := strings.Cut(after, "\n  -")
+		if !ok || !strings.Contains(line, want) {
+			t.Errorf("the agent's -%s is %q, the C++ export plays %s", flag, line, want)
 		}
 	}
 }

@@ -954,6 +954,8 @@ struct Game {
 //   perft POS depth                  -> the perft count
 //   eval POS                         -> the net's score from scratch (Net.Refresh, Evaluate)
 //   line POS m1 m2 ...               -> the net's score after each move, updated incrementally
+//   budget POS myMs incMs            -> soft hard depth nodes: nnab's clock split of a move
+//                                       (alphabeta.Budget; times in nanoseconds)
 //   engine hashMB seed noprune nolmr -> ok: a new engine (nnab.Options)
 //   newgame                          -> ok: the engine's NewGame
 //   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
@@ -1020,6 +1022,14 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         return std::to_string(evaluate(a, p.side));
     }
     if (c == "line") return eval_line(f, p);
+    if (c == "budget" && f.size() == 7) {
+        Limits lim;
+        lim.my_time = std::atoll(f[5].c_str()) * colony::kMillisecond;
+        lim.my_inc = std::atoll(f[6].c_str()) * colony::kMillisecond;
+        colony::Budget b = colony::budget(lim, 0, 0, own_turns_left(p), expected_moves(p), RESERVE_DIV);
+        return std::to_string(b.soft) + " " + std::to_string(b.hard) + " " + std::to_string(b.depth) + " " +
+               std::to_string(b.nodes);
+    }
     if (c == "search" && f.size() == 7 && e) {
         Limits lim;
         lim.depth = std::atoi(f[5].c_str());
