@@ -150,7 +150,11 @@ func fromJudge(r *arena.Record) (*Game, error) {
 		return nil, fmt.Errorf("the moves lead to %q, the record's final position is %q", f, r.Final)
 	}
 	for _, v := range r.Verdicts {
-		g.Verdicts = append(g.Verdicts, fmt.Sprintf("%s: %s %s", strings.ToUpper(v.Player), v.Kind, v.Detail))
+		seat := 0
+		if (v.Player == "a") != r.AFirst {
+			seat = 1
+		}
+		g.Verdicts = append(g.Verdicts, Verdict{Seat: seat, Kind: v.Kind, Detail: v.Detail})
 	}
 	switch r.Winner {
 	case "a", "b":

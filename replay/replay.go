@@ -33,11 +33,18 @@ type Game struct {
 	Result string    `json:"result"`
 	Winner int       `json:"winner"`
 	Scores []float64 `json:"scores,omitempty"`
-	// Verdicts are the rule violations, by seat ("TLE: ...").
-	Verdicts []string `json:"verdicts,omitempty"`
+	// Verdicts are the rule violations (each loses the game).
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// Base is the first coordinate label of the board (1 for the judge's 1-based rows and
 	// columns, 0 for games whose programs count from 0).
 	Base int `json:"base"`
+}
+
+// Verdict is a rule violation of the program in Seat: TLE, RE or crash.
+type Verdict struct {
+	Seat   int    `json:"seat"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
 }
 
 // Seat is one player of a game.
