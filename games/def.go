@@ -93,6 +93,9 @@ type EngineSpec[P Position[P, M], M Move] struct {
 	// Flags lists the agent flags the engine reads besides -seed (e.g. "model", "cpuct"):
 	// giving it any other engine flag is an error.
 	Flags []string
+	// NNUE says that the engine's -model is an nnue net (a .nnue file, nn/nnue), not a
+	// convnet model file.
+	NNUE bool
 	// New builds the engine; it may be slow (loading weights). Check, when set, validates o
 	// at once (for example that the model file loads), so that a bad flag fails at start.
 	New   func(o EngineOptions) (engine.Engine[P, M], error)

@@ -106,7 +106,7 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context) error {
 	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
 		Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
 	bc := selfplay.BootstrapConfig{Workers: c.cfg.Workers, Games: n.Games, Duration: n.Duration,
-		RandomPlies: n.RandomPlies, RandomPliesMax: n.RandomPliesMax, Epsilon: -1,
+		RandomPlies: n.RandomPlies, RandomPliesMax: n.RandomPliesMax,
 		Limits: engine.Limits{Nodes: n.Nodes, SoftNodes: n.SoftNodes}, OpeningMaxScore: n.OpeningMax,
 		AdjudicateScore: n.AdjScore, AdjudicatePlies: n.AdjPlies, RecordScores: true, Seed: c.seed(), Meta: meta}
 	bc.Progress.Progress = w

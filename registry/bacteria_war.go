@@ -26,7 +26,7 @@ func init() {
 				return alphabeta.NewWithOptions(alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "exp"}, New: func(o games.EngineOptions) (eng, error) { return newNNAB(o) },
+			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o games.EngineOptions) (eng, error) { return newNNAB(o) },
 			Check: func(o games.EngineOptions) error { _, err := loadNNAB(o); return err }},
 	}
 	def.Fallback = "greedy"

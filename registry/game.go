@@ -84,7 +84,7 @@ func (g *game[P, M]) Defaults() games.EngineOptions { return g.def.Defaults }
 func (g *game[P, M]) Engines() []EngineInfo {
 	var out []EngineInfo
 	for _, e := range g.engines {
-		out = append(out, EngineInfo{Name: e.Name, Doc: e.Doc, Flags: slices.Clone(e.Flags)})
+		out = append(out, EngineInfo{Name: e.Name, Doc: e.Doc, Flags: slices.Clone(e.Flags), NNUE: e.NNUE})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

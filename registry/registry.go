@@ -63,6 +63,7 @@ type EngineInfo struct {
 	Name  string
 	Doc   string
 	Flags []string // agent flags the engine reads besides -seed
+	NNUE  bool     // its -model is an nnue net (games.EngineSpec.NNUE)
 }
 
 var (

@@ -22,7 +22,7 @@ type BootstrapConfig struct {
 	// RandomPliesMax > RandomPlies draws each game's number of random plies uniformly from
 	// RandomPlies..RandomPliesMax.
 	RandomPliesMax int
-	Epsilon        float64       // later, the chance of a random (unrecorded) move (default 0.05; negative: none)
+	Epsilon        float64       // later, the chance of a random (unrecorded) move (0: none)
 	Limits         engine.Limits // the engine's limit per move (default depth 3)
 	// OpeningMaxScore > 0 discards a game whose first searched position, after the random
 	// opening, scores beyond ±OpeningMaxScore (already decided): a new opening is drawn. It
@@ -63,15 +63,15 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 	if bc.RandomPlies == 0 {
 		bc.RandomPlies = 4
 	}
-	if bc.Epsilon == 0 {
-		bc.Epsilon = 0.05
-	}
 	if bc.AdjudicatePlies <= 0 {
 		bc.AdjudicatePlies = 4
 	}
 	scored := bc.ScoreWeight > 0 || bc.RecordScores || bc.OpeningMaxScore > 0 || bc.AdjudicateScore > 0
 	if bc.RecordScores && bc.ScoreWeight > 0 {
 		return Stats{}, fmt.Errorf("selfplay: record scores or mix them into the values (score weight %v), not both", bc.ScoreWeight)
+	}
+	if l := bc.Limits; l.SoftNodes > 0 && (l.Nodes == 0 || l.SoftNodes > l.Nodes) {
+		return Stats{}, fmt.Errorf("selfplay: a soft node budget (%d) needs a hard one at least as large (%d)", l.SoftNodes, l.Nodes)
 	}
 	cfg.Meta.Scored = bc.RecordScores
 	if bc.Limits.Infinite() {
@@ -144,7 +144,6 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 	// With ScoreWeight, Values holds tanh(score/scale) per player until the end; with
 	// RecordScores, Scores holds it.
 	var buf []M
-	searched := 0
 	streak, streakWinner := 0, -1
 	for !pos.Terminal() {
 		if game.Adjudicate != nil {
@@ -155,7 +154,7 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 		}
 		buf = pos.LegalMoves(buf[:0])
 		var m M
-		if moves < randomPlies || (bc.Epsilon > 0 && rng.Float64() < bc.Epsilon) || len(buf) == 1 {
+		if moves < randomPlies || rng.Float64() < bc.Epsilon || len(buf) == 1 {
 			m = buf[rng.IntN(len(buf))]
 		} else {
 			m = eng.BestMove(pos, bc.Limits)
@@ -163,8 +162,7 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 			if sc, isScorer := eng.(Scorer); isScorer {
 				_, score, _ = sc.Stats()
 			}
-			searched++
-			if searched == 1 && bc.OpeningMaxScore > 0 && (score > bc.OpeningMaxScore || score < -bc.OpeningMaxScore) {
+			if len(exs) == 0 && bc.OpeningMaxScore > 0 && (score > bc.OpeningMaxScore || score < -bc.OpeningMaxScore) {
 				return nil, values, moves, false
 			}
 			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves,

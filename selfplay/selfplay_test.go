@@ -380,7 +380,7 @@ func TestBootstrapScoresAdjudication(t *testing.T) {
 	}
 	const scale, adj, plies, openMax = 300, 400, 3, 200
 	dir := t.TempDir()
-	bc := BootstrapConfig{Workers: 2, Games: 12, Seed: 7, RandomPlies: 6, RandomPliesMax: 9, Epsilon: -1, ScoreScale: scale,
+	bc := BootstrapConfig{Workers: 2, Games: 12, Seed: 7, RandomPlies: 6, RandomPliesMax: 9, ScoreScale: scale,
 		RecordScores: true, AdjudicateScore: adj, AdjudicatePlies: plies, OpeningMaxScore: openMax}
 	st, err := RunBootstrap(context.Background(), game, bc, dir, newEng)
 	if err != nil {
@@ -452,5 +452,9 @@ func TestBootstrapScoresAdjudication(t *testing.T) {
 	bc.RecordScores, bc.ScoreWeight = true, 0.5
 	if _, err := RunBootstrap(context.Background(), game, bc, t.TempDir(), newEng); err == nil {
 		t.Error("scores apart and mixed at once: want an error")
+	}
+	bc.ScoreWeight, bc.Limits = 0, engine.Limits{Nodes: 100, SoftNodes: 200}
+	if _, err := RunBootstrap(context.Background(), game, bc, t.TempDir(), newEng); err == nil {
+		t.Error("a soft node budget over the hard one: want an error")
 	}
 }

@@ -59,10 +59,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, e := range g.Engines() {
 		if e.Name == *engine {
 			usesNet = slices.Contains(e.Flags, "model")
+			if e.NNUE {
+				netExt = export.NNUEExt
+			}
 		}
-	}
-	if *engine == "nnab" {
-		netExt = export.NNUEExt
 	}
 	if !usesNet && *model == "" {
 		*model = export.ModelNone

@@ -96,23 +96,7 @@ func run(args []string, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "selfplay: -bootstrap needs -depth or -nodes")
 			return 2
 		}
-		if *softNodes > 0 && (*nodes == 0 || *softNodes > *nodes) {
-			fmt.Fprintln(stderr, "selfplay: -soft-nodes needs -nodes at least as large")
-			return 2
-		}
-		if *recordScores && *scoreWeight > 0 {
-			fmt.Fprintln(stderr, "selfplay: -scores and -score-weight exclude each other")
-			return 2
-		}
-		eps := *epsilon
-		if eps == 0 {
-			eps = -1 // none
-		}
 		meta.Extra["mode"] = fmt.Sprintf("bootstrap %s depth %d nodes %d soft %d", *engineName, *depth, *nodes, *softNodes)
-		meta.Extra["engine"] = *engineName
-		meta.Extra["nodes"] = fmt.Sprint(*nodes)
-		meta.Extra["soft_nodes"] = fmt.Sprint(*softNodes)
-		meta.Extra["depth"] = fmt.Sprint(*depth)
 		meta.Extra["random_plies"] = fmt.Sprintf("%d..%d", *randomPlies, max(*randomPlies, *randomPliesMax))
 		meta.Extra["opening_max_score"] = fmt.Sprint(*openingMax)
 		meta.Extra["adjudicate"] = fmt.Sprintf("%d x %d", *adjScore, *adjPlies)
@@ -130,7 +114,7 @@ func run(args []string, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "selfplay: %s plays with %s (sha256 %.12s)\n", *engineName, name, sha)
 		}
 		bc := selfplay.BootstrapConfig{Workers: *workers, Games: *nGames, Duration: *duration, RandomPlies: *randomPlies,
-			RandomPliesMax: *randomPliesMax, Epsilon: eps, Limits: engine.Limits{Depth: *depth, Nodes: *nodes, SoftNodes: *softNodes},
+			RandomPliesMax: *randomPliesMax, Epsilon: *epsilon, Limits: engine.Limits{Depth: *depth, Nodes: *nodes, SoftNodes: *softNodes},
 			ScoreWeight: *scoreWeight, ScoreScale: *scoreScale, OpeningMaxScore: int32(*openingMax),
 			AdjudicateScore: int32(*adjScore), AdjudicatePlies: *adjPlies, RecordScores: *recordScores,
 			Seed: *seed, PerShard: *perShard, Meta: meta}
@@ -200,12 +184,16 @@ func gitRevision() string {
 }
 
 // modelFor names the net a bootstrap engine plays with and stores its SHA-256 in the shards'
-// provenance: for an nnue engine (nnab) the -model file or the newest embedded net. ok is
-// false (the message written) when the file does not load.
+// provenance: for an nnue engine the -model file or the newest embedded net. ok is false (the
+// message written) when the file does not load.
 func modelFor(g registry.Game, engineName, path string, stderr io.Writer) (name, sha string, ok bool) {
-	if engineName != "nnab" {
+	nnueEngine := false
+	for _, e := range g.Engines() {
+		nnueEngine = nnueEngine || (e.Name == engineName && e.NNUE)
+	}
+	if !nnueEngine {
 		if path != "" {
-			fmt.Fprintf(stderr, "selfplay: -model with -bootstrap needs an engine with a net (nnab), not %s\n", engineName)
+			fmt.Fprintf(stderr, "selfplay: -model with -bootstrap needs an engine on an nnue net, not %s\n", engineName)
 			return "", "", false
 		}
 		return "", "", true
