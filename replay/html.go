@@ -48,7 +48,7 @@ func NewPage(gs []*Game, summary json.RawMessage) *Page {
 		p.Title = gs[0].Title
 	default:
 		p.Title = runTitle(gs)
-		p.Standings = Standings(gs)
+		p.Standings = Standings(gs, entryCommands(summary))
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -9,12 +10,12 @@ import (
 
 // Standing is one program's results over the games of a page.
 type Standing struct {
-	Command string   `json:"command"`
-	Entries []string `json:"entries"` // its names in the matches ("A", "B")
-	Games   int      `json:"games"`
-	Wins    int      `json:"wins"`
-	Draws   int      `json:"draws"`
-	Losses  int      `json:"losses"`
+	Entry   string `json:"entry"` // its name in the match ("A", "B", ...)
+	Command string `json:"command"`
+	Games   int    `json:"games"`
+	Wins    int    `json:"wins"`
+	Draws   int    `json:"draws"`
+	Losses  int    `json:"losses"`
 	// Score is the share of points (wins plus half the draws) of two-player games, the
 	// average final score of scored games (Slime: cells held).
 	Score float64 `json:"score"`
@@ -40,21 +41,24 @@ type SeatResult struct {
 	Score  float64 `json:"score"`
 }
 
-// Standings sums up the games by program (command line), best first.
-func Standings(gs []*Game) []*Standing {
+// Standings sums up the games by program (the match's entry: "A", "B", ...), best first.
+// commands are the entries' command lines as the run gave them (with "{seed}" unexpanded;
+// nil or missing: the first game's command line).
+func Standings(gs []*Game, commands map[string]string) []*Standing {
 	by := map[string]*Standing{}
 	var order []*Standing
 	for _, g := range gs {
 		scored := len(g.Seats) > 2 && len(g.Scores) == len(g.Seats)
 		for s, seat := range g.Seats {
-			st := by[seat.Command]
+			st := by[seat.Entry]
 			if st == nil {
-				st = &Standing{Command: seat.Command, Verdicts: map[string]int{}}
-				by[seat.Command] = st
+				cmd, ok := commands[seat.Entry]
+				if !ok {
+					cmd = seat.Command
+				}
+				st = &Standing{Entry: seat.Entry, Command: cmd, Verdicts: map[string]int{}}
+				by[seat.Entry] = st
 				order = append(order, st)
-			}
-			if !contains(st.Entries, seat.Entry) {
-				st.Entries = append(st.Entries, seat.Entry)
 			}
 			for len(st.BySeat) < len(g.Seats) {
 				st.BySeat = append(st.BySeat, SeatResult{Seat: g.Seats[len(st.BySeat)].Name})
@@ -92,7 +96,7 @@ func Standings(gs []*Game) []*Standing {
 		}
 		for _, v := range g.Verdicts {
 			if v.Seat >= 0 && v.Seat < len(g.Seats) {
-				by[g.Seats[v.Seat].Command].Verdicts[v.Kind]++
+				by[g.Seats[v.Seat].Entry].Verdicts[v.Kind]++
 			}
 		}
 	}
@@ -110,13 +114,27 @@ func Standings(gs []*Game) []*Standing {
 	return order
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// entryCommands reads the entries' command lines from an arena summary (a_cmd and b_cmd of
+// a match, entries[].command of King-of-the-Hill and stdin-driver runs); nil when it has none.
+func entryCommands(summary json.RawMessage) map[string]string {
+	var s struct {
+		A       string `json:"a_cmd"`
+		B       string `json:"b_cmd"`
+		Entries []struct {
+			Command string `json:"command"`
+		} `json:"entries"`
 	}
-	return false
+	if summary == nil || json.Unmarshal(summary, &s) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	if s.A != "" && s.B != "" {
+		out["A"], out["B"] = s.A, s.B
+	}
+	for i, e := range s.Entries {
+		out[entryName(i)] = e.Command
+	}
+	return out
 }
 
 // runTitle names a page of several games: the game and the programs.

@@ -306,8 +306,8 @@
     res.hidden = true;
     side.appendChild(res);
     var ctl = h("div", { "class": "controls" });
-    [["btn-home", "⏮", function () { go(0); }], ["btn-prev", "◀", function () { go(ply - 1); }],
-     ["btn-next", "▶", function () { go(ply + 1); }], ["btn-end", "⏭", function () { go(g.moves.length); }],
+    [["btn-home", "|◀", function () { go(0); }], ["btn-prev", "◀", function () { go(ply - 1); }],
+     ["btn-next", "▶", function () { go(ply + 1); }], ["btn-end", "▶|", function () { go(g.moves.length); }],
      ["btn-play", "▶ play", function () { autoplay(!timer); }]].forEach(function (b) {
       var e = h("button", { id: b[0], type: "button" }, b[1]);
       e.addEventListener("click", b[2]);
@@ -362,7 +362,7 @@
       var tr = h("tr", { "class": "standing" });
       tr.appendChild(h("td", { "class": "num" }, String(i + 1)));
       tr.appendChild(h("td", { title: st.command }, st.command));
-      tr.appendChild(h("td", {}, st.entries.join(", ")));
+      tr.appendChild(h("td", {}, st.entry));
       tr.appendChild(h("td", { "class": "num" }, String(st.games)));
       tr.appendChild(h("td", { "class": "num" }, st.wins + "-" + st.draws + "-" + st.losses));
       tr.appendChild(h("td", { "class": "num score" }, scored ? st.score.toFixed(2) : pct(st.score)));
@@ -392,7 +392,7 @@
       fl.appendChild(l);
       return e;
     }
-    var progs = D.standings.map(function (st) { return [st.command, st.entries.join("/") + ": " + shortName(st.command)]; });
+    var progs = D.standings.map(function (st) { return [st.entry, st.entry + ": " + shortName(st.command)]; });
     var fp = sel("filter-player", "player", progs), fo = sel("filter-opponent", "opponent", progs);
     var fc = sel("filter-colour", "player's colour", seatNames.map(function (n) { return [n, n]; }));
     var shown = h("span", { id: "filter-count", "class": "meta" });
@@ -415,13 +415,13 @@
     });
     run.appendChild(gt);
     function filter() {
-      var p = fp.value || (D.standings.length ? "" : ""), o = fo.value, c = fc.value, n = 0;
+      var p = fp.value, o = fo.value, c = fc.value, n = 0;
       document.querySelectorAll("#games tr.game-row").forEach(function (tr) {
         var g = D.games[Number(tr.getAttribute("data-game"))];
-        var seatOf = function (cmd) { for (var k = 0; k < g.seats.length; k++) if (g.seats[k].command === cmd) return k; return -1; };
+        var seatOf = function (e) { for (var k = 0; k < g.seats.length; k++) if (g.seats[k].entry === e) return k; return -1; };
         var ok = true;
         if (p && seatOf(p) < 0) ok = false;
-        if (o && (seatOf(o) < 0 || (p === o && g.seats.filter(function (x) { return x.command === o; }).length < 2))) ok = false;
+        if (o && (seatOf(o) < 0 || p === o)) ok = false;
         if (c) {
           var who = p ? seatOf(p) : g.seats.findIndex(function (x) { return x.entry === "A"; });
           if (who < 0 || g.seats[who].name !== c) ok = false;
