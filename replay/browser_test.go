@@ -37,22 +37,41 @@ func TestMain(m *testing.M) {
 	if os.Getenv(agentEnv) == "1" {
 		os.Exit(agent.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if agentBin() != os.Args[0] {
+		os.RemoveAll(filepath.Dir(agentBin()))
+	}
+	os.Exit(code)
 }
+
+// agentBin is this test binary under the name agent (a link), so that pages and screenshots
+// name the program as a real run does.
+var agentBin = sync.OnceValue(func() string {
+	dir, err := os.MkdirTemp("", "replay-agent")
+	if err != nil {
+		return os.Args[0]
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	link := filepath.Join(dir, "agent")
+	if os.Symlink(self, link) != nil {
+		return os.Args[0]
+	}
+	return link
+})
 
 // agentCmd is the arena command line of this binary as the agent for game with engine.
 func agentCmd(game, engine string) string {
-	return fmt.Sprintf("%s -game %s -engine %s -seed {seed}", os.Args[0], game, engine)
+	return fmt.Sprintf("%s -game %s -engine %s -seed {seed}", agentBin(), game, engine)
 }
 
-// playRun referees a tiny match of game into a new run folder and returns it.
-func playRun(t *testing.T, game string) string {
-	t.Helper()
-	t.Setenv(agentEnv, "1")
-	dir := t.TempDir()
+// playRun referees a tiny match of game into the run folder dir.
+func playRun(game, dir string) error {
 	g, err := registry.Lookup(game)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	var cmd interface {
 		Run(stdout, stderr io.Writer) (int, error)
@@ -60,7 +79,7 @@ func playRun(t *testing.T, game string) string {
 	switch game {
 	case "bacteria-war", "catch-the-mouse":
 		cmd = arena.MatchCommand{Game: game, Rules: g.Rules(), A: agentCmd(game, "alphabeta"), B: agentCmd(game, "greedy"),
-			Games: 2, Clock: 2 * time.Second, Ready: 5 * time.Second, Parallel: 2, Seed: 7, Openings: 2, Out: dir,
+			Games: 2, Clock: 2 * time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: 7, Openings: 2, Out: dir,
 			MemMB: 1024, Grace: 500 * time.Millisecond}
 	case "slime":
 		cmd = arena.KotHCommand{Game: game, Rules: g.Rules(), Fixed: true, Rounds: 1, Parallel: 1, Seed: 7, Out: dir,
@@ -71,13 +90,13 @@ func playRun(t *testing.T, game string) string {
 		cmd = arena.StdinCommand{Game: game, Variant: variant, A: agentCmd(game, "colony"), B: agentCmd(game, "sample"),
 			Games: 1, Size: "10x4", Rules: "driver", MoveLimit: 5 * time.Second, SlowLimit: time.Second, Parallel: 1, Seed: 7, Out: dir}
 	default:
-		t.Fatalf("no match for %s", game)
+		return fmt.Errorf("no match for %s", game)
 	}
 	var log strings.Builder
 	if code, err := cmd.Run(io.Discard, &log); code != 0 || err != nil {
-		t.Fatalf("arena: exit %d, %v\n%s", code, err, log.String())
+		return fmt.Errorf("arena %s: exit %d, %v\n%s", game, code, err, log.String())
 	}
-	return dir
+	return nil
 }
 
 // recordEnd is what a game record itself says of the end: the final board (one letter per
@@ -154,15 +173,20 @@ const readView = `(() => {
     resultHidden: document.getElementById("result").hidden, current: cur ? Number(cur.dataset.ply) : 0};
 })()`
 
-// browser starts one headless Chromium for the tests (nil and a reason when there is none).
-var browser = sync.OnceValues(func() (context.Context, error) {
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if _, err2 := os.Stat("/usr/bin/chromium"); err2 != nil {
-			return nil, fmt.Errorf("chromium is not installed (apt-get install chromium; .ci/run installs it): %w", err)
-		}
-		path = "/usr/bin/chromium"
+// chromium is the browser's path ("" when it is not installed).
+func chromium() string {
+	if path, err := exec.LookPath("chromium"); err == nil {
+		return path
 	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	return ""
+}
+
+// browser starts one headless Chromium for the tests.
+var browser = sync.OnceValues(func() (context.Context, error) {
+	path := chromium()
 	alloc, _ := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.Headless,
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("window-size", "1200,1000"))
 	ctx, _ := chromedp.NewContext(alloc)
@@ -173,17 +197,45 @@ var browser = sync.OnceValues(func() (context.Context, error) {
 })
 
 func TestBrowserReplay(t *testing.T) {
-	if _, err := browser(); err != nil {
-		t.Skip("browser tests skipped: ", err)
+	if chromium() == "" {
+		t.Skip("browser tests skipped: chromium is not installed (apt-get install chromium; .ci/run installs it)")
 	}
-	for _, game := range []string{"bacteria-war", "catch-the-mouse", "slime", "petri"} {
-		t.Run(game, func(t *testing.T) { checkReplay(t, game) })
+	start := time.Now()
+	// The four matches are played while the browser starts and the pages are checked.
+	t.Setenv(agentEnv, "1")
+	type run struct {
+		dir  string
+		done chan error
+	}
+	games := []string{"bacteria-war", "catch-the-mouse", "slime", "petri"}
+	runs := map[string]run{}
+	for _, game := range games {
+		r := run{dir: filepath.Join(t.TempDir(), game), done: make(chan error, 1)}
+		runs[game] = r
+		go func() {
+			err := playRun(game, r.dir)
+			t.Logf("%s: arena done at %v", game, time.Since(start).Round(time.Millisecond))
+			r.done <- err
+			close(r.done)
+		}()
+		defer func() { <-r.done }() // the folders outlive the matches
+	}
+	if _, err := browser(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("chromium started in %v", time.Since(start).Round(time.Millisecond))
+	for _, game := range games {
+		t.Run(game, func(t *testing.T) {
+			if err := <-runs[game].done; err != nil {
+				t.Fatal(err)
+			}
+			checkReplay(t, game, runs[game].dir)
+		})
 	}
 }
 
-func checkReplay(t *testing.T, game string) {
+func checkReplay(t *testing.T, game, dir string) {
 	root, _ := browser()
-	dir := playRun(t, game)
 	page, err := replay.Build([]string{dir}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +375,10 @@ func checkReplay(t *testing.T, game string) {
 		for range min(n*2/3, 40) {
 			keys(kb.ArrowRight)
 		}
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("game-title").scrollIntoView(), true`)); err != nil {
+			t.Fatal(err)
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, "replay-"+game+".png"), png, 0o644)
 		}

@@ -230,7 +230,7 @@ func (r *Report) EloChart() template.HTML {
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, x, c.h-c.bottom+16, template.HTMLEscapeString(g.Name))
 		prev = g.Elo
 	}
-	c.legend(0, "#2f6fd6", "promoted (filled)")
+	c.legend(0, "#2f6fd6", "promoted, measured")
 	c.legend(1, "#7d8590", "95% gate interval")
 	return c.svg()
 }
