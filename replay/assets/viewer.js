@@ -16,6 +16,8 @@
     "slime": "Four players, 1 to 4, in turn. A spread or jump takes the empty target and converts the enemy slime around it (flashing); a merge fills the empty cells around an own cell. Counts are each player's cells, the score.",
     "petri": "Player 1 (red) and player 2 (blue): living cells show HP/energy, corpses are crosses. Cells act one at a time (the ringed cell acts next); the arrow is the last action's cell."
   };
+  // ROLES name what each seat plays where the seat's letter does not say it.
+  var ROLES = { "catch-the-mouse": ["mice", "cats + Nadori"] };
   var game = null, gameIndex = 0, ply = 0, timer = null;
 
   function h(tag, attrs, text) {
@@ -286,6 +288,7 @@
       var tr = h("tr", { id: "seat-" + k }), td = h("td");
       td.appendChild(h("span", { "class": "swatch", style: "background:" + col[k] }));
       td.appendChild(h("b", {}, seat.name));
+      if (ROLES[g.game]) td.appendChild(h("span", { "class": "role" }, " " + ROLES[g.game][k]));
       tr.appendChild(td);
       tr.appendChild(h("td", { title: seat.command }, seat.entry + ": " + shortName(seat.command)));
       var cnt = h("td", { "class": "num" });
