@@ -132,22 +132,16 @@ func fromJudge(r *arena.Record) (*Game, error) {
 		return nil, err
 	}
 	for i, m := range r.Moves {
-		seat := st.ToMove()
-		next, err := st.Play(m.Move)
-		if err != nil {
-			return nil, fmt.Errorf("move %d (%v): %w", i+1, m.Move, err)
-		}
-		mv := Move{Seat: seat, Text: coordsText(m.Move, 1), Ms: m.Ms, Clocks: m.ClockMs[:], Info: m.Info, From: -1, To: -1}
+		mv := Move{Seat: st.ToMove(), Text: coordsText(m.Move, 1), Ms: m.Ms, Clocks: m.ClockMs[:], Info: m.Info, From: -1, To: -1}
 		if m.Move != games.PassCoords {
 			mv.From, mv.To = b.cell(m.Move[0], m.Move[1], 1), b.cell(m.Move[2], m.Move[3], 1)
 		}
-		if err := b.add(mv, next); err != nil {
-			return nil, err
+		if st, err = b.play(st, m.Move, mv); err != nil {
+			return nil, fmt.Errorf("move %d (%v): %w", i+1, m.Move, err)
 		}
-		st = next
 	}
-	if f := st.String(); r.Final != "" && f != r.Final {
-		return nil, fmt.Errorf("the moves lead to %q, the record's final position is %q", f, r.Final)
+	if err := checkFinal(st, r.Final); err != nil {
+		return nil, err
 	}
 	for _, v := range r.Verdicts {
 		seat := 0
@@ -206,17 +200,13 @@ func fromArgv(r *arena.ArgvRecord) (*Game, error) {
 		} else if m.Why != "" {
 			mv.Note = m.Why
 		}
-		next, err := st.Play(c)
-		if err != nil {
+		var err error
+		if st, err = b.play(st, c, mv); err != nil {
 			return nil, fmt.Errorf("move %d (%q): %w", i+1, m.Line, err)
 		}
-		if err := b.add(mv, next); err != nil {
-			return nil, err
-		}
-		st = next
 	}
-	if f := st.String(); r.Final != "" && f != r.Final {
-		return nil, fmt.Errorf("the moves lead to %q, the record's final position is %q", f, r.Final)
+	if err := checkFinal(st, r.Final); err != nil {
+		return nil, err
 	}
 	best, n := -1.0, 0
 	for s, v := range r.Scores {

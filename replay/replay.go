@@ -135,6 +135,24 @@ func (b *builder) add(m Move, st games.State) error {
 	return nil
 }
 
+// play plays c in st and records it as move m; it returns the position after it.
+func (b *builder) play(st games.State, c games.Coords, m Move) (games.State, error) {
+	next, err := st.Play(c)
+	if err != nil {
+		return nil, err
+	}
+	return next, b.add(m, next)
+}
+
+// checkFinal fails when the replayed game's last position st is not the record's final one
+// ("": the record has none).
+func checkFinal(st games.State, final string) error {
+	if f := st.String(); final != "" && f != final {
+		return fmt.Errorf("the moves lead to %q, the record's final position is %q", f, final)
+	}
+	return nil
+}
+
 // addPicture records move m and the picture after it (stdin-driver games).
 func (b *builder) addPicture(m Move, p games.Picture) {
 	b.g.Frames = append(b.g.Frames, frameOf(p, &b.g.Frames[len(b.g.Frames)-1]))
