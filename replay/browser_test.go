@@ -79,7 +79,7 @@ func playRun(game, dir string) error {
 	switch game {
 	case "bacteria-war", "catch-the-mouse":
 		cmd = arena.MatchCommand{Game: game, Rules: g.Rules(), A: agentCmd(game, "alphabeta"), B: agentCmd(game, "greedy"),
-			Games: 2, Clock: 2 * time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: 7, Openings: 2, Out: dir,
+			Games: 2, Clock: time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: 7, Openings: 2, Out: dir,
 			MemMB: 1024, Grace: 500 * time.Millisecond}
 	case "slime":
 		cmd = arena.KotHCommand{Game: game, Rules: g.Rules(), Fixed: true, Rounds: 1, Parallel: 1, Seed: 7, Out: dir,
@@ -319,7 +319,7 @@ func checkReplay(t *testing.T, game, dir string) {
 	keys(kb.Home)
 	check(read("home"), 0)
 	keys(" ") // autoplay
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(800 * time.Millisecond)
 	keys(" ")
 	if v := read("autoplay"); v.Ply < 1 || v.Ply > n {
 		t.Fatalf("Space played to ply %d", v.Ply)
