@@ -375,15 +375,22 @@ func checkReplay(t *testing.T, game, dir string) {
 		for range min(n*2/3, 40) {
 			keys(kb.ArrowRight)
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("game-title").scrollIntoView(), true`)); err != nil {
-			t.Fatal(err)
+		shot := func(scrollTo, name string) {
+			t.Helper()
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](scrollTo+`, true`)); err != nil {
+				t.Fatal(err)
+			}
+			b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "replay-"+game+".png"), png, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
+		shot(`document.getElementById("game-title").scrollIntoView()`, "replay-"+game+".png")
+		if game == "bacteria-war" {
+			shot(`window.scrollTo(0, 0)`, "run-view.png")
 		}
 	}
 

@@ -364,7 +364,7 @@
     D.standings.forEach(function (st, i) {
       var tr = h("tr", { "class": "standing" });
       tr.appendChild(h("td", { "class": "num" }, String(i + 1)));
-      tr.appendChild(h("td", { title: st.command }, st.command));
+      tr.appendChild(h("td", { title: st.command }, st.command.replace(/^\S*\//, "")));
       tr.appendChild(h("td", {}, st.entry));
       tr.appendChild(h("td", { "class": "num" }, String(st.games)));
       tr.appendChild(h("td", { "class": "num" }, st.wins + "-" + st.draws + "-" + st.losses));
