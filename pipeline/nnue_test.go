@@ -118,6 +118,9 @@ func TestNNUECycle(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	if _, err := readTrainLog(filepath.Join(models, "000005-train.log")); err != nil {
+		t.Errorf("the promoted net's training log: %v", err)
+	}
 	if b, err := os.ReadFile(filepath.Join(run, ReportFile)); err != nil || !strings.Contains(string(b), "000005") ||
 		!strings.Contains(string(b), `id="provenance"`) || !strings.Contains(string(b), "<polyline") {
 		t.Errorf("the run's report lacks the new net's provenance or its loss curve (%v)", err)

@@ -120,7 +120,8 @@ func ShippedReport(game, dir string) (*report.Report, error) {
 	}
 	r := &report.Report{Title: game + ": the shipped nets", Provenance: provenanceTable(rows)}
 	r.Notes = []string{
-		"From " + filepath.Join(dir, "provenance.tsv") + " (one row per shipped net). Elo by generation: each net against the net before it, the first figure its gate gives (a net gated by a held-out loss carries the Elo over); no loss log of these trainings was kept, so the loss is the final figures in the provenance and the nets' README.",
+		"From " + filepath.Join(dir, "provenance.tsv") + " (one row per shipped net). Elo by generation: each net against the net before it, the first figure its gate gives (a net gated by a held-out loss carries the Elo over).",
+		"Loss: the value MSE of the training logs kept beside the nets (NNNNNN-train.log); the nets trained before those were kept have only the final figures in the nets' README.",
 	}
 	elo := 0.0
 	for i, p := range rows {
@@ -145,6 +146,15 @@ func ShippedReport(game, dir string) (*report.Report, error) {
 		g.Elo = elo
 		r.Generations = append(r.Generations, g)
 	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "*-train.log"))
+	sort.Strings(logs)
+	for _, path := range logs {
+		cv, err := readTrainLog(path)
+		if err != nil {
+			return nil, err
+		}
+		r.Loss = append(r.Loss, cv)
+	}
 	for _, d := range []string{dir, filepath.Dir(dir)} {
 		pngs, _ := filepath.Glob(filepath.Join(d, "*.png"))
 		sort.Strings(pngs)
@@ -157,4 +167,30 @@ func ShippedReport(game, dir string) (*report.Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// trainLogStep is a progress line of train.RunNNUE's log (train/nnue.go): "step 21000/45000
+// value mse 0.2526 lr ...".
+var trainLogStep = regexp.MustCompile(`\bstep (\d+)/\d+ value mse ([0-9.]+)`)
+
+// readTrainLog reads the value MSE by step from an NNUE training log (NNNNNN-train.log); it
+// fails on a log with no progress line.
+func readTrainLog(path string) (report.Curve, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return report.Curve{}, err
+	}
+	cv := report.Curve{Name: strings.TrimSuffix(filepath.Base(path), "-train.log") + " value MSE"}
+	for _, m := range trainLogStep.FindAllStringSubmatch(string(b), -1) {
+		step, _ := strconv.ParseFloat(m[1], 64)
+		mse, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			return cv, fmt.Errorf("%s: %q: %w", path, m[0], err)
+		}
+		cv.Step, cv.Loss = append(cv.Step, step), append(cv.Loss, mse)
+	}
+	if len(cv.Step) == 0 {
+		return cv, fmt.Errorf("%s: no training progress line (step N/M value mse X)", path)
+	}
+	return cv, nil
 }

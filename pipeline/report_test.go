@@ -25,6 +25,9 @@ func TestShippedReport(t *testing.T) {
 	if byNet["000004"] != 123 || byNet["000003"] < 100 || byNet["000003"] > 115 {
 		t.Errorf("Elo by net %v", byNet)
 	}
+	if len(r.Loss) == 0 || len(r.Loss[0].Step) < 10 || r.Loss[0].Step[0] != 21000 {
+		t.Errorf("loss curves %+v: want 000005's training log from step 21000", r.Loss)
+	}
 	if _, err := ShippedReport("slime", "../models/bacteria-war/nnue"); err == nil {
 		t.Error("another game's provenance was read")
 	}

@@ -190,7 +190,8 @@ func (r *Report) LossChart() template.HTML {
 	if math.IsInf(x0, 0) {
 		return ""
 	}
-	c := newChart(x0, x1, min(y0, 0), y1, true)
+	pad := (y1 - y0) * 0.05
+	c := newChart(x0, x1, y0-pad, y1+pad, true)
 	for k, cv := range shown {
 		c.line(cv.Step, cv.Loss, palette[k%len(palette)], cv.Name, k)
 	}
