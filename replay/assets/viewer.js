@@ -14,7 +14,7 @@
     "bacteria-war": "O moves first, X second. A move copies a piece to a neighbouring cell or jumps it two cells; the enemy pieces around the target are infected (they flash).",
     "catch-the-mouse": "Mice (R) are FIRST and step down one row; Nadori's team is SECOND: cats (C) move like queens, Nadori (N) like a king and takes mice. Cats and Nadori stay in the shaded rows 2-6; a mouse on row 7 wins.",
     "slime": "Four players, 1 to 4, in turn. A spread or jump takes the empty target and converts the enemy slime around it (flashing); a merge fills the empty cells around an own cell. Counts are each player's cells, the score.",
-    "petri": "Player 1 (red) and player 2 (blue): living cells show HP/energy, corpses are crosses. Cells act one at a time (the ringed cell acts next); the arrow is the last action's cell."
+    "petri": "Player 1 (red) and player 2 (blue): living cells show HP/energy, corpses are crosses. Cells act one at a time: the yellow frame is the cell that acts next, the dashed frame the cell that just acted."
   };
   // ROLES name what each seat plays where the seat's letter does not say it.
   var ROLES = { "catch-the-mouse": ["mice", "cats + Nadori"] };
