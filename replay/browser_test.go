@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 		os.Exit(agent.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
+	stopBrowser()
 	if agentBin() != os.Args[0] {
 		os.RemoveAll(filepath.Dir(agentBin()))
 	}
@@ -184,12 +185,16 @@ func chromium() string {
 	return ""
 }
 
+// stopBrowser ends the browser that browser started (TestMain calls it).
+var stopBrowser = func() {}
+
 // browser starts one headless Chromium for the tests.
 var browser = sync.OnceValues(func() (context.Context, error) {
 	path := chromium()
-	alloc, _ := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.Headless,
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.Headless,
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("window-size", "1200,1000"))
-	ctx, _ := chromedp.NewContext(alloc)
+	ctx, stopCtx := chromedp.NewContext(alloc)
+	stopBrowser = func() { stopCtx(); stopAlloc() }
 	if err := chromedp.Do(ctx); err != nil { // start it
 		return nil, fmt.Errorf("chromium %s does not start: %w", path, err)
 	}
