@@ -225,8 +225,15 @@ func TestBrowserReplay(t *testing.T) {
 		}()
 		defer func() { <-r.done }() // the folders outlive the matches
 	}
-	if _, err := browser(); err != nil {
-		t.Fatal(err)
+	started := make(chan error, 1)
+	go func() { _, err := browser(); started <- err }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("chromium did not start in 2 minutes")
 	}
 	t.Logf("chromium started in %v", time.Since(start).Round(time.Millisecond))
 	for _, game := range games {
