@@ -89,7 +89,7 @@ func playRun(game, dir string) error {
 	case "petri":
 		variant, _ := registry.StdinDriver(game)
 		cmd = arena.StdinCommand{Game: game, Variant: variant, A: agentCmd(game, "colony"), B: agentCmd(game, "sample"),
-			Games: 1, Size: "10x4", Rules: "driver", MoveLimit: 5 * time.Second, SlowLimit: time.Second, Parallel: 1, Seed: 7, Out: dir}
+			Games: 1, Size: "5x3", Rules: "driver", MoveLimit: 5 * time.Second, SlowLimit: time.Second, Parallel: 1, Seed: 7, Out: dir}
 	default:
 		return fmt.Errorf("no match for %s", game)
 	}
