@@ -35,11 +35,14 @@ test-long:
 
 # A match of the shipped agent (nnab on the embedded nnue net) against Colony's classical
 # alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it).
+# Its replays and run view: runs/play-*/index.html (bin/view).
 play: build
 	@mkdir -p runs
-	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -out runs/play-$$(date +%Y%m%d-%H%M%S) \
+	run=runs/play-$$(date +%Y%m%d-%H%M%S); \
+	$(BIN)/arena -game bacteria-war -games $(GAMES) -clock $(CLOCK) -parallel 2 -openings 2 -out $$run \
 		-a '$(BIN)/agent -game bacteria-war -engine $(ENGINE) -seed {seed}' \
-		-b '$(BIN)/agent -game bacteria-war -engine $(OPP) -seed {seed}'
+		-b '$(BIN)/agent -game bacteria-war -engine $(OPP) -seed {seed}' && \
+	$(BIN)/view $$run
 
 # The acceptance matches (tens of minutes on 2 cores): A vs B over GAMES games at the judge clock.
 match: build

@@ -2,16 +2,20 @@ package arena
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"colony/judge"
 )
 
 // maxLine bounds one protocol line from an agent; a longer line is a protocol error (RE).
@@ -311,19 +315,66 @@ func describeExit(st *os.ProcessState, err error, killed bool) string {
 }
 
 // tailWriter keeps the first max/2 and the last max bytes written to it (a Go crash says
-// why at the top and where at the bottom).
+// why at the top and where at the bottom). Info lines (judge.ParseInfo: an agent's account
+// of its moves) are kept apart, up to maxInfos, and not in the text.
 type tailWriter struct {
 	mu      sync.Mutex
 	max     int
 	head    []byte
 	buf     []byte
 	dropped bool
+	line    []byte // the unfinished last line, while it may be an info line
+	plain   bool   // the unfinished last line is no info line (kept as it comes)
+	infos   []judge.Info
 }
+
+// maxInfos bounds the info lines kept from one process (a game has fewer moves).
+const maxInfos = 1 << 14
 
 func (t *tailWriter) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := len(b)
+	for len(b) > 0 {
+		seg := b
+		k := bytes.IndexByte(b, '\n')
+		if k >= 0 {
+			seg = b[:k+1]
+		}
+		b = b[len(seg):]
+		if t.plain { // the rest of a line that is no info line
+			t.keep(seg)
+			t.plain = k < 0
+			continue
+		}
+		t.line = append(t.line, seg...)
+		switch {
+		case !maybeInfo(t.line) || len(t.line) > maxLine:
+			t.keep(t.line)
+			t.plain = k < 0
+		case k < 0:
+			continue // wait for the rest of the line
+		default:
+			if in, ok := judge.ParseInfo(string(t.line)); ok && len(t.infos) < maxInfos {
+				t.infos = append(t.infos, in)
+			} else {
+				t.keep(t.line)
+			}
+		}
+		t.line = t.line[:0]
+	}
+	return n, nil
+}
+
+// maybeInfo reports whether line may begin an info line.
+func maybeInfo(line []byte) bool {
+	const p = judge.InfoWord + " "
+	k := min(len(line), len(p))
+	return string(line[:k]) == p[:k]
+}
+
+// keep adds b to the text.
+func (t *tailWriter) keep(b []byte) {
 	if room := t.max/2 - len(t.head); room > 0 {
 		k := min(room, len(b))
 		t.head = append(t.head, b[:k]...)
@@ -334,14 +385,20 @@ func (t *tailWriter) Write(b []byte) (int, error) {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 		t.dropped = true
 	}
-	return n, nil
+}
+
+// Infos returns the info lines read so far.
+func (t *tailWriter) Infos() []judge.Info {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.infos)
 }
 
 func (t *tailWriter) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.dropped {
-		return string(t.head) + "\n[...]\n" + string(t.buf)
+		return string(t.head) + "\n[...]\n" + string(t.buf) + string(t.line)
 	}
-	return string(t.head) + string(t.buf)
+	return string(t.head) + string(t.buf) + string(t.line)
 }

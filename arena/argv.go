@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"colony/judge"
 	"errors"
 	"fmt"
 	"math"
@@ -109,10 +110,22 @@ type ArgvMove struct {
 	Ms    float64 `json:"ms"`               // from process start to the first line
 	Exit  string  `json:"exit,omitempty"`   // how the process ended, when not killed after its line
 	RSSMB float64 `json:"rss_mb,omitempty"` // peak resident memory
+	// Info is the program's account of its move (its last info line on stderr), if any.
+	Info *judge.Info `json:"info,omitempty"`
 }
+
+// ArgvFormat and ArgvVersion identify King-of-the-Hill game records. Version 2 added the
+// format and the game, and the moves' Info; records without a format field are version 1.
+const (
+	ArgvFormat  = "colony-arena-koth-game"
+	ArgvVersion = 2
+)
 
 // ArgvRecord is one King-of-the-Hill game.
 type ArgvRecord struct {
+	Format  string            `json:"format"`
+	Version int               `json:"version"`
+	Game    string            `json:"game"`
 	Index   int               `json:"index"`
 	Order   []int             `json:"order"`            // the entry in each seat
 	Players []string          `json:"players"`          // the commands by seat
@@ -151,7 +164,7 @@ func PlayArgv(cfg *ArgvConfig, index int, order []int) (*ArgvRecord, error) {
 	if len(order) != n {
 		return nil, fmt.Errorf("arena: %s needs %d players, got %d", cfg.Rules.Info().Name, n, len(order))
 	}
-	rec := &ArgvRecord{Index: index, Order: slices.Clone(order)}
+	rec := &ArgvRecord{Format: ArgvFormat, Version: ArgvVersion, Game: cfg.Rules.Info().Name, Index: index, Order: slices.Clone(order)}
 	progs := make([][]string, n)
 	for seat, e := range order {
 		progs[seat] = expand(cfg.Entries[e], cfg.Seed, index*16+e, "a")
@@ -166,6 +179,9 @@ func PlayArgv(cfg *ArgvConfig, index int, order []int) (*ArgvRecord, error) {
 		seat := st.ToMove()
 		res := runOnce(progs[seat], st.String(), cfg.MoveLimit, cfg.RSS)
 		mv := ArgvMove{Seat: seat, Line: strings.TrimRight(res.line, "\r\n"), Ms: ms(res.took), Exit: res.exit, RSSMB: float64(res.rss) / (1 << 20)}
+		if k := len(res.infos); k > 0 {
+			mv.Info = &res.infos[k-1]
+		}
 		noteStderr(&rec.Stderr, seat, res.stderr)
 		next, why := playLine(st, res)
 		if why != "" {

@@ -436,7 +436,7 @@ func (c StdinCommand) Run(stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stderr, "arena: %d games of %s %s, %s rules, a process per action, game records in %s\n", games, c.Game, size, rules, out)
 	start := time.Now()
-	cfg := StdinConfig{Name: c.Game, A: a, B: b, Games: games, MoveLimit: moveLimit, SlowLimit: slow,
+	cfg := StdinConfig{Name: c.Game, Size: size, Rules: rules, A: a, B: b, Games: games, MoveLimit: moveLimit, SlowLimit: slow,
 		Seed: seed, Parallel: parallel, OutDir: out,
 		New: newGame}
 	sum, err := RunStdin(cfg, func(done int, r *StdinRecord, s *StdinSummary) {

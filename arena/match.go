@@ -75,6 +75,9 @@ type MoveRecord struct {
 	Ms      float64  `json:"ms"`     // thinking time measured by the referee
 	ClockMs [2]int64 `json:"clock_ms"`
 	// ClockMs are the remaining clocks of FIRST and SECOND after the move.
+	// Info is the agent's account of the move (its info line on stderr, see judge.Info),
+	// when it gave one (version 2 on).
+	Info *judge.Info `json:"info,omitempty"`
 }
 
 // Verdict is a rule violation; the offending player loses.
@@ -117,10 +120,11 @@ type Record struct {
 	DurationMs   int64              `json:"duration_ms"`
 }
 
-// RecordFormat and RecordVersion identify game records.
+// RecordFormat and RecordVersion identify game records. Version 2 added the moves' Info;
+// version 1 records read the same, without it.
 const (
 	RecordFormat  = "colony-arena-game"
-	RecordVersion = 1
+	RecordVersion = 2
 )
 
 // seat is one side of a game being played.
@@ -273,6 +277,7 @@ func Play(cfg *Config, spec Spec) (*Record, error) {
 	}
 	for _, s := range []*seat{a, b} {
 		rec.Exit[s.name] = s.proc.finish(cfg.Grace)
+		attachInfos(rec.Moves, s.name, s.proc.stderr.Infos())
 		if t := s.proc.stderr.String(); t != "" {
 			if rec.Stderr == nil {
 				rec.Stderr = map[string]string{}
@@ -342,4 +347,23 @@ func expand(argv []string, seed uint64, index int, player string) []string {
 		out[i] = strings.ReplaceAll(w, "{game}", strconv.Itoa(index))
 	}
 	return out
+}
+
+// attachInfos gives player's moves the agent's info lines: the agent numbers its moves in the
+// game from 1, so its k-th move in the record gets the info of move k.
+func attachInfos(moves []MoveRecord, player string, infos []judge.Info) {
+	byMove := map[int]judge.Info{}
+	for _, in := range infos {
+		byMove[in.Move] = in
+	}
+	k := 0
+	for i := range moves {
+		if moves[i].Player != player {
+			continue
+		}
+		k++
+		if in, ok := byMove[k]; ok {
+			moves[i].Info = &in
+		}
+	}
 }

@@ -39,6 +39,9 @@ type StdinGame interface {
 // StdinConfig describes a stdin-referee match between A and B.
 type StdinConfig struct {
 	Name string
+	// Size ("WxH") and Rules (the rule reading's name) are written into the records, so that
+	// a replay can rebuild the game (StdinVariant).
+	Size, Rules string
 	// New starts a game from the two programs' answers to BEGIN, seat 0 first.
 	New   func(begin [2]string) StdinGame
 	A, B  []string // commands; {seed} and {game} as in Config
@@ -51,8 +54,29 @@ type StdinConfig struct {
 	OutDir               string // game records; "" writes none
 }
 
+// StdinFormat and StdinVersion identify stdin-referee game records. Version 2 added the
+// format, the game, its size and rules and the actions; records without a format field are
+// version 1 (no actions: they cannot be replayed).
+const (
+	StdinFormat  = "colony-arena-stdin-game"
+	StdinVersion = 2
+)
+
+// StdinAction is one program invocation of a game after BEGIN: the acting seat and its line.
+type StdinAction struct {
+	Seat int     `json:"seat"`
+	Line string  `json:"line"`
+	Why  string  `json:"why,omitempty"` // why the line was no legal action (played as REST)
+	Ms   float64 `json:"ms"`
+}
+
 // StdinRecord is one game.
 type StdinRecord struct {
+	Format  string   `json:"format"`
+	Version int      `json:"version"`
+	Game    string   `json:"game"`
+	Size    string   `json:"size"`  // "WxH"
+	Rules   string   `json:"rules"` // the rule reading
 	Index   int      `json:"index"`
 	AFirst  bool     `json:"a_first"`
 	Players []string `json:"players"` // commands by seat
@@ -66,7 +90,9 @@ type StdinRecord struct {
 	// FirstInvalid lists up to 5 invalid answers per game: "seat: why (line)".
 	FirstInvalid []string          `json:"first_invalid,omitempty"`
 	Stderr       map[string]string `json:"stderr,omitempty"`
-	times        [2][]float64
+	// ActionList is every invocation after BEGIN, in order.
+	ActionList []StdinAction `json:"action_list"`
+	times      [2][]float64
 }
 
 // StdinEntry sums up one side.
@@ -116,7 +142,8 @@ func PlayStdin(cfg *StdinConfig, index int) (*StdinRecord, error) {
 		progs[0], progs[1] = progs[1], progs[0]
 		names[0], names[1] = names[1], names[0]
 	}
-	rec := &StdinRecord{Index: index, AFirst: aFirst, Players: names[:], Actions: make([]int, 2), Invalid: make([]int, 2)}
+	rec := &StdinRecord{Format: StdinFormat, Version: StdinVersion, Game: cfg.Name, Size: cfg.Size, Rules: cfg.Rules,
+		Index: index, AFirst: aFirst, Players: names[:], Actions: make([]int, 2), Invalid: make([]int, 2), ActionList: []StdinAction{}}
 	note := func(seat int, res onceResult) {
 		rec.Actions[seat]++
 		rec.times[seat] = append(rec.times[seat], ms(res.took))
@@ -144,6 +171,7 @@ func PlayStdin(cfg *StdinConfig, index int) (*StdinRecord, error) {
 		note(seat, res)
 		line := strings.TrimRight(res.line, "\r\n")
 		why := g.Play(line)
+		rec.ActionList = append(rec.ActionList, StdinAction{Seat: seat, Line: line, Why: why, Ms: ms(res.took)})
 		if why != "" {
 			rec.Invalid[seat]++
 			if res.why != "" { // no line at all: say why

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"colony/judge"
 	"errors"
 	"fmt"
 	"math"
@@ -23,6 +24,7 @@ type onceResult struct {
 	why    string // why there is no line to parse: start failure, timeout, no output, memory
 	exit   string // how it ended when it did not just get killed after its line
 	stderr string
+	infos  []judge.Info // the info lines of its stderr
 	rss    uint64
 }
 
@@ -98,7 +100,7 @@ func runFirstLine(cmd *exec.Cmd, maxLine int, limit time.Duration, rss uint64) o
 	close(stopWatch)
 	<-watchDone
 	werr := cmd.Wait()
-	res.stderr = tail.String()
+	res.stderr, res.infos = tail.String(), tail.Infos()
 	// The process is killed once its line is read; an exit of its own is noted when it failed.
 	if st := cmd.ProcessState; st != nil {
 		res.rss = maxRSS(st)

@@ -34,6 +34,8 @@ type Def[P Position[P, M], M Move] struct {
 	Heuristic func(p P) Values
 	// Outcome describes a terminal position for humans (nil: the values).
 	Outcome func(p P) string
+	// Picture draws a position for people (the replay viewer); nil: the game is not drawn.
+	Picture func(p P) Picture
 	// Perft is a fast move-path counter (nil: the generic Perft).
 	Perft func(p P, depth int) uint64
 
@@ -367,6 +369,14 @@ func (s state[P, M]) RandomMove(r *rand.Rand) Coords {
 		return PassCoords
 	}
 	return s.d.Judge.Coords(s.p, moves[r.IntN(len(moves))])
+}
+
+// Picture draws the state with the game's Picture (false when the game has none).
+func (s state[P, M]) Picture() (Picture, bool) {
+	if s.d.Picture == nil {
+		return Picture{}, false
+	}
+	return s.d.Picture(s.p), true
 }
 
 func (s state[P, M]) Outcome() string {

@@ -49,3 +49,26 @@ func Spendable(myTime time.Duration, ownMovesLeft int) (left time.Duration, ok b
 	left = myTime - CapReserve(ownMovesLeft)
 	return left, left >= 2*MinMoveCost
 }
+
+// Report is a search's account of the move it just chose, from the mover's side: what the
+// agent writes on its log for the referee's game records (judge.InfoLine). An alpha-beta
+// search gives Score (in its evaluation's units, hundredths of a piece) and a Proven result
+// beyond its win bound; a tree search gives Value, its expected result in [-1, 1].
+type Report struct {
+	Score  int32
+	Value  float64
+	HasAB  bool // Score is set (an alpha-beta search); else Value is
+	Proven int  // 1: a proven win for the mover, -1: a proven loss, 0: neither
+	Depth  int  // plies searched (a tree search: the deepest leaf)
+	Nodes  int64
+	Visits int // a tree search's root visits
+}
+
+// ReportOf is e's account of its last move, when e gives one (an engine with a method
+// Report() (Report, bool): the alpha-beta searches, mcts, and the wrappers around them).
+func ReportOf(e any) (Report, bool) {
+	if r, ok := e.(interface{ Report() (Report, bool) }); ok {
+		return r.Report()
+	}
+	return Report{}, false
+}

@@ -43,3 +43,11 @@ func (h *Handoff[P, M]) BestMove(pos P, lim Limits) M {
 
 // Finishing reports whether the game has been handed to Finish.
 func (h *Handoff[P, M]) Finishing() bool { return h.late }
+
+// Report is the account of the engine that played the last move (ReportOf).
+func (h *Handoff[P, M]) Report() (Report, bool) {
+	if h.late {
+		return ReportOf(h.Finish)
+	}
+	return ReportOf(h.Early)
+}

@@ -59,6 +59,7 @@ type Mover[P interface{ LegalMoves([]M) []M }, M comparable] struct {
 	reported bool // the engine's failure was reported
 	newGame  bool // NewGame is owed to the engine
 	buf      []M
+	played   engine.Engine[P, M] // the engine whose move Choose returned last (nil: a fallback move)
 }
 
 // NewMover starts building the engine with factory (in the background) and answers with
@@ -145,10 +146,12 @@ func (mv *Mover[P, M]) legal(p P, m M) bool {
 
 // Choose returns a legal move of p, which must have one.
 func (mv *Mover[P, M]) Choose(p P, lim engine.Limits) M {
+	mv.played = nil
 	if eng := mv.engine(engineWait(lim)); eng != nil {
 		var m M
 		ok := mv.safely(func() { m = eng.BestMove(p, lim) })
 		if ok && mv.legal(p, m) {
+			mv.played = eng
 			return m
 		}
 		fmt.Fprintf(mv.log, "agent: engine %s answered an illegal move %v; playing a %s move\n", eng.Name(), m, mv.fallback.Name())
@@ -158,4 +161,13 @@ func (mv *Mover[P, M]) Choose(p P, lim engine.Limits) M {
 		return m
 	}
 	return mv.buf[0] // mv.legal filled buf with p's moves
+}
+
+// Report is the engine's account of the move Choose returned last (engine.ReportOf); none
+// for a fallback move or an engine that gives none.
+func (mv *Mover[P, M]) Report() (engine.Report, bool) {
+	if mv.played == nil {
+		return engine.Report{}, false
+	}
+	return engine.ReportOf(mv.played)
 }

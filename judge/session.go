@@ -24,6 +24,7 @@ type Session[P contract.Position[P, M], M contract.Move] struct {
 	mv  *Mover[P, M]
 	pos P
 	me  int // the agent's seat, -1 until known
+	n   int // the agent's moves in this game
 
 	// Trace, when set, sees every move the agent prints with the position it was chosen in.
 	Trace func(before P, m M, c contract.Coords)
@@ -100,7 +101,7 @@ func (s *Session[P, M]) Run() error {
 // ready starts a game. Any READY is answered OK (staying silent would lose on time).
 func (s *Session[P, M]) ready(f []string) error {
 	s.pos = s.def.Start()
-	s.me = -1
+	s.me, s.n = -1, 0
 	if len(f) == 2 {
 		for seat, name := range SeatNames {
 			if ASCIIUpper(f[1]) == name {
@@ -184,6 +185,12 @@ func (s *Session[P, M]) turn(f []string) error {
 		s.Trace(before, m, c)
 	}
 	s.pos = before.Apply(m)
+	s.n++
+	if r, ok := s.mv.Report(); ok {
+		// On the log, before the move: the referee reads it into its record; the judge
+		// reads stdout only.
+		fmt.Fprintln(s.log, InfoOf(s.n, r))
+	}
 	return s.println(MoveLine(c))
 }
 

@@ -156,7 +156,8 @@ func TestCycle(t *testing.T) {
 		t.Fatalf("candidate: %v, %v", m, err)
 	}
 	for _, f := range []string{"config.json", "init.model", "elo.png", "gen-0001/selfplay.log", "gen-0001/train.log",
-		"gen-0001/loss.csv", "gen-0001/loss.png", "gen-0001/gate.log", "gen-0001/gate.json", "gen-0001/arena/summary.json"} {
+		"gen-0001/loss.csv", "gen-0001/loss.png", "gen-0001/gate.log", "gen-0001/gate.json", "gen-0001/arena/summary.json",
+		ReportFile} {
 		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}

@@ -220,6 +220,12 @@ func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
 		PositionsNew: gen.Positions, PositionsTotal: behind + gen.Positions,
 		PerMove: fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), Steps: int64(c.cfg.TrainSteps),
 		TrainWall: (time.Duration(trainSec) * time.Second).Round(time.Second).String(), Gate: gate}
+	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss).
+	if log := filepath.Join(c.genDir(), "train.log"); fileExists(log) {
+		if err := copyFile(log, strings.TrimSuffix(name, ".nnue")+"-train.log"); err != nil {
+			return "", err
+		}
+	}
 	return name, AppendProvenance(prov, c.cfg.Game, row)
 }
 

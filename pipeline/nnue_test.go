@@ -113,10 +113,17 @@ func TestNNUECycle(t *testing.T) {
 		row.PositionsTotal != 395960+gen.Positions || row.Steps != 4 {
 		t.Fatalf("provenance row %+v (generation %+v)", row, gen)
 	}
-	for _, f := range []string{"gen-0001/loss.csv", "gen-0001/gate.json", "elo.png"} {
+	for _, f := range []string{"gen-0001/loss.csv", "gen-0001/gate.json", "elo.png", ReportFile} {
 		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	if _, err := readTrainLog(filepath.Join(models, "000005-train.log")); err != nil {
+		t.Errorf("the promoted net's training log: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(run, ReportFile)); err != nil || !strings.Contains(string(b), "000005") ||
+		!strings.Contains(string(b), `id="provenance"`) || !strings.Contains(string(b), "<polyline") {
+		t.Errorf("the run's report lacks the new net's provenance or its loss curve (%v)", err)
 	}
 
 	// A fresh machine: a new run directory, no shards; it starts from 000005 and its row.

@@ -13,6 +13,7 @@
 //	init.model       the first best model, when it was a random net (Config.Init random:BxC)
 //	shards/          every generation's self-play shards (and Config.ExtraShards, copied)
 //	elo.png          the best model's Elo after each generation
+//	report.html      the run's training report (loss, Elo, gates, provenance; see Report)
 //	gen-NNNN/        selfplay.log, train.log, train.ckpt, candidate.model, loss.csv,
 //	                 loss.png, gate.log, gate.json and arena/ (the gating games' records)
 //
@@ -701,6 +702,9 @@ func (c *Cycle) gateAndPromote(ctx context.Context) (*GenResult, error) {
 		if err := copyFile(plot, filepath.Join(c.cfg.Models, "elo.png")); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.writeReport(); err != nil {
+		c.lg.Printf("report: %v", err)
 	}
 	verdict := "rejected"
 	if res.Promoted {

@@ -163,18 +163,29 @@ func (g *game[P, M]) build(name string, o contract.EngineOptions) (engine.Engine
 // bookEngine answers from an opening book while the game is in it, else asks its engine.
 type bookEngine[P contract.Position[P, M], M contract.Move] struct {
 	engine.Engine[P, M]
-	book  *contract.Book
-	judge *contract.Judge[P, M]
-	hits  int
+	book   *contract.Book
+	judge  *contract.Judge[P, M]
+	hits   int
+	inBook bool // the last move came from the book
+}
+
+// Report is the engine's account of the last move, none for a book move.
+func (b *bookEngine[P, M]) Report() (engine.Report, bool) {
+	if b.inBook {
+		return engine.Report{}, false
+	}
+	return engine.ReportOf(b.Engine)
 }
 
 func (b *bookEngine[P, M]) BestMove(p P, lim engine.Limits) M {
 	if c, ok := b.book.Moves[p.String()]; ok {
 		if m, err := b.judge.Move(p, c); err == nil {
 			b.hits++
+			b.inBook = true
 			return m
 		}
 	}
+	b.inBook = false
 	return b.Engine.BestMove(p, lim)
 }
 
@@ -344,6 +355,9 @@ type renamed[P, M any] struct {
 }
 
 func (r renamed[P, M]) Name() string { return r.name }
+
+// Report is the engine's account of its last move.
+func (r renamed[P, M]) Report() (engine.Report, bool) { return engine.ReportOf(r.Engine) }
 
 func (g *game[P, M]) selfplayGame() selfplay.Game[P] {
 	return selfplay.Game[P]{Info: g.def.Info, Start: g.def.Start}

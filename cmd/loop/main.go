@@ -24,11 +24,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
 	"colony/pipeline"
 	"colony/registry"
+	"colony/replay/report"
 )
 
 func main() {
@@ -64,6 +66,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.Promote, "promote", c.Promote, "promote the candidate at this score or more")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "run seed")
 	fs.StringVar(&c.ExtraShards, "extra-shards", "", "shard directory copied into the run's shards at the start (bootstrap data)")
+	reportOut := fs.String("report", "", "write the HTML training report to this file and exit: of the run given by -run, or without -run of the shipped nnue nets (-models, default models/<game>/nnue: provenance.tsv)")
 	isNNUE := fs.Bool("nnue", false, "run the NNUE generation cycle (nnab data, train.RunNNUE, SPRT then confirm gate; nets in models/<game>/nnue with provenance.tsv)")
 	n := pipeline.DefaultNNUE()
 	fs.IntVar(&n.Games, "nnue-games", n.Games, "with -nnue: data games per generation (0: -nnue-duration)")
@@ -93,6 +96,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *isNNUE {
 		c.NNUE = n
 	}
+	if *reportOut != "" {
+		if err := writeReport(*reportOut, *runDir, *game, c.Models, g, stderr); err != nil {
+			fmt.Fprintf(stderr, "loop: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	if *runDir == "" {
 		*runDir = "runs/" + *game
 	}
@@ -109,4 +119,33 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeReport writes the training report of the run in runDir to out, or without runDir the
+// report of the game's shipped nnue nets in models ("": models/<game>/nnue).
+func writeReport(out, runDir, game, models string, g registry.Game, stderr io.Writer) error {
+	var r *report.Report
+	var err error
+	if runDir == "" {
+		if models == "" {
+			models = filepath.Join("models", game, "nnue")
+		}
+		r, err = pipeline.ShippedReport(game, models)
+	} else {
+		if _, err := pipeline.LoadState(runDir); err != nil {
+			return fmt.Errorf("%s is not a run directory: %w", runDir, err)
+		}
+		var cy *pipeline.Cycle
+		if cy, err = pipeline.Open(runDir, g, pipeline.DefaultConfig(), io.Discard); err == nil {
+			r, err = cy.Report()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.WriteFile(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "loop: wrote %s\n", out)
+	return nil
 }

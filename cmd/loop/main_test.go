@@ -63,3 +63,18 @@ func TestGateOnlyNeedsAgent(t *testing.T) {
 		t.Fatalf("second gate-only: exit %d:\n%s", code, out)
 	}
 }
+
+// TestReport: -report writes the shipped nets' report without -run, and refuses a -run that
+// is not a run directory.
+func TestReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report.html")
+	if code, msg := runArgs("-game", "bacteria-war", "-models", "../../models/bacteria-war/nnue", "-report", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "colony-training-report v1") {
+		t.Fatalf("the report: %v", err)
+	}
+	if code, msg := runArgs("-run", t.TempDir(), "-report", out); code != 1 || !strings.Contains(msg, "not a run directory") {
+		t.Errorf("a folder that is no run: exit %d, %s", code, msg)
+	}
+}

@@ -83,6 +83,20 @@ func (e *Engine[P, M, G]) Stats() (depth int, score int32, nodes int64) {
 	return e.lastDepth, e.lastScore, e.lastNodes
 }
 
+// Report is the last search's account (engine.Report): its score, proven beyond the win bound.
+func (e *Engine[P, M, G]) Report() (engine.Report, bool) {
+	r := engine.Report{Score: e.lastScore, HasAB: true, Depth: e.lastDepth, Nodes: e.lastNodes}
+	switch {
+	case e.lastDepth == 0:
+		return r, false
+	case e.lastScore >= e.cfg.WinBound:
+		r.Proven = 1
+	case e.lastScore <= -e.cfg.WinBound:
+		r.Proven = -1
+	}
+	return r, true
+}
+
 // SetStats replaces what Stats reports (for a move an engine found without the search).
 func (e *Engine[P, M, G]) SetStats(depth int, score int32, nodes int64) {
 	e.lastDepth, e.lastScore, e.lastNodes = depth, score, nodes

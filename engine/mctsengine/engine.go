@@ -209,6 +209,20 @@ func (e *Engine[P, M]) limit(p P, lim engine.Limits) mcts.Limit {
 // LastResult returns the result of the last search (its slices are overwritten by the next).
 func (e *Engine[P, M]) LastResult() mcts.Result[M] { return e.last }
 
+// Report is the last search's account (engine.Report): the root value for the mover, the
+// root visits and the deepest leaf; a move the prover found is a proven win. A forced move
+// has none.
+func (e *Engine[P, M]) Report() (engine.Report, bool) {
+	switch r := e.last; {
+	case r.Proven:
+		return engine.Report{Value: 1, Proven: 1}, true
+	case r.RootVisits == 0:
+		return engine.Report{}, false
+	default:
+		return engine.Report{Value: float64(r.Value), Depth: r.MaxDepth, Nodes: int64(r.Playouts), Visits: r.RootVisits}, true
+	}
+}
+
 // Err returns the last evaluator error (nil when none since NewGame).
 func (e *Engine[P, M]) Err() error { return e.err }
 

@@ -19,6 +19,7 @@ func Def() *contract.Def[Position, Move] {
 		CapLeft:    Position.OwnTurnsLeft,
 		Heuristic:  Position.Material,
 		Outcome:    Position.Outcome,
+		Picture:    Position.Picture,
 		Perft:      Perft,
 		Phase:      Position.EmptyCount,
 		Judge: &contract.Judge[Position, Move]{
@@ -111,4 +112,18 @@ func (p Position) Force(c contract.Coords) (Position, bool) {
 		o, x = other, own
 	}
 	return NewPosition(o, x, me^1, min(p.Turns()+1, MaxTurns)), true
+}
+
+// Picture draws p for the replay viewer: 'O' and 'X' pieces, owned by player 0 and 1.
+func (p Position) Picture() contract.Picture {
+	return contract.GridPicture(Size, Size, NumPlayers, p.ToMove(), p.Terminal(), func(r, c int) (byte, int) {
+		bit := uint64(1) << (r*Size + c)
+		switch {
+		case p.bb[O]&bit != 0:
+			return 'O', O
+		case p.bb[X]&bit != 0:
+			return 'X', X
+		}
+		return '.', -1
+	})
 }

@@ -23,6 +23,7 @@ func Def() *contract.Def[Position, Move] {
 		MovesLeft:  Position.MovesLeft,
 		Heuristic:  Position.Heuristic,
 		Outcome:    Position.Outcome,
+		Picture:    Position.Picture,
 		Perft:      Perft,
 		Judge: &contract.Judge[Position, Move]{
 			Move: func(p Position, c contract.Coords) (Move, error) { return p.JudgeMove(c[0], c[1], c[2], c[3]) },
@@ -47,4 +48,18 @@ func parseValid(s string) (Position, error) {
 		return p, fmt.Errorf("mouse: %q is not a valid position (at most 4 cats, one Nadori, one mouse per column)", s)
 	}
 	return p, nil
+}
+
+// Picture draws p for the replay viewer: mice 'R' (player 0), cats 'C' and Nadori 'N'
+// (player 1).
+func (p Position) Picture() contract.Picture {
+	return contract.GridPicture(Rows, Cols, NumPlayers, p.ToMove(), p.Terminal(), func(r, c int) (byte, int) {
+		switch pc := p.At(r, c); pc {
+		case MousePiece:
+			return 'R', Mice
+		case CatPiece, NadoriPiece:
+			return pieceChars[pc], Team
+		}
+		return '.', -1
+	})
 }

@@ -123,6 +123,7 @@ func Def() *contract.Def[Position, Action] {
 		Outcome: func(p Position) string {
 			return p.G.Outcome()
 		},
+		Picture: Position.Picture,
 	}
 }
 
@@ -138,4 +139,29 @@ func ParsePosition(s string) (Position, error) {
 	}
 	sp := Species{4, 8, 0}
 	return Position{v.Game(DriverRules, sp, sp)}, nil
+}
+
+// Picture draws p for the replay viewer: living cells 'o' of their owner with HP and energy,
+// corpses 'c'; the actor is the cell that acts next.
+func (p Position) Picture() contract.Picture {
+	g := p.G
+	pic := contract.GridPicture(g.H, g.W, 2, g.Player, g.Over, func(r, c int) (byte, int) {
+		switch s := g.At(c, r); s.Kind {
+		case Live:
+			return 'o', int(s.Owner)
+		case Corpse:
+			return 'c', -1
+		}
+		return '.', -1
+	})
+	pic.HP, pic.Energy = make([]int16, len(g.Sq)), make([]int16, len(g.Sq))
+	for i, s := range g.Sq {
+		if s.Kind == Live {
+			pic.HP[i], pic.Energy[i] = s.HP, s.Energy
+		}
+	}
+	if x, y, ok := g.Actor(); ok && !g.Over {
+		pic.Actor = y*g.W + x
+	}
+	return pic
 }

@@ -1,5 +1,7 @@
 package petri
 
+import "colony/contract"
+
 // Match is a game as the driver plays it, for a referee that runs the programs (package
 // arena's stdin referee): the species come from the programs' answers to BEGIN, every
 // action is the line a program printed for one cell's stdin.
@@ -76,3 +78,6 @@ func (m *Match) Outcome() string {
 
 // Board is the board notation (player 1's side).
 func (m *Match) Board() string { return m.G.String() }
+
+// Picture draws the game for the replay viewer (Position.Picture).
+func (m *Match) Picture() contract.Picture { return Position{m.G}.Picture() }

@@ -20,6 +20,7 @@ func Def() *contract.Def[Position, Move] {
 		CapLeft:    Position.OwnTurnsLeft,
 		Heuristic:  Position.Shares,
 		Outcome:    Position.Outcome,
+		Picture:    Position.Picture,
 		Perft:      Perft,
 		Phase:      Position.EmptyCount,
 		// The referee's view (contract.State.Play) reads 1-based coordinates: the controller's
@@ -67,4 +68,15 @@ func (p Position) Outcome() string {
 	}
 	s := p.Scores()
 	return fmt.Sprintf("%s, 1:%d 2:%d 3:%d 4:%d", why, s[0], s[1], s[2], s[3])
+}
+
+// Picture draws p for the replay viewer: cells '1'..'4' held by players 0..3.
+func (p Position) Picture() contract.Picture {
+	n := p.Size()
+	return contract.GridPicture(n, n, NumPlayers, p.ToMove(), p.Terminal(), func(r, c int) (byte, int) {
+		if pl := p.At(r, c); pl >= 0 {
+			return byte('1' + pl), pl
+		}
+		return '.', -1
+	})
 }

@@ -74,6 +74,9 @@ func (e *Engine) NewGame() { e.ab.NewGame() }
 // last search.
 func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
+// Report is the last search's account for the agent's log (engine.Report).
+func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
+
 // ExpectedMoves is how many own moves the clock is shared among: about half the empty cells
 // (every division fills one), at least 3, at most the moves the turn cap leaves.
 func ExpectedMoves(pos *ataxx.Position) int {

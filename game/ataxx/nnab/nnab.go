@@ -114,6 +114,9 @@ func (e *Engine) NewGame() { e.ab.NewGame() }
 // the last search.
 func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
+// Report is the last search's account for the agent's log (engine.Report).
+func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
+
 // BestMove searches pos within lim: Bacteria War's alpha-beta clock split
 // (engine/alphabeta.Budget over ataxxab.ExpectedMoves), so both engines spend alike, and no
 // new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.

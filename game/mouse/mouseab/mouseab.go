@@ -92,6 +92,9 @@ func (e *Engine) NewGame() {
 // proven result) and node count of the last search.
 func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Stats() }
 
+// Report is the last search's account for the agent's log (engine.Report).
+func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
+
 // WinBound: Stats scores at or beyond ±WinBound are proven wins and losses.
 const WinBound = winBound
 

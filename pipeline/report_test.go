@@ -1,0 +1,49 @@
+package pipeline
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestShippedReport: the report of the shipped Bacteria War nets reads every provenance row,
+// takes each gate's Elo from its text, and writes one page with its charts and tables.
+func TestShippedReport(t *testing.T) {
+	r, err := ShippedReport("bacteria-war", "../models/bacteria-war/nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Generations) < 5 || len(r.Provenance.Rows) != len(r.Generations) {
+		t.Fatalf("%d generations, %d provenance rows", len(r.Generations), len(r.Provenance.Rows))
+	}
+	byNet := map[string]float64{}
+	for _, g := range r.Generations {
+		byNet[g.Name] = g.EloDiff
+	}
+	// 000004: "67.0% vs 000003 (100 games at 4 s, +123 +/- 74)"; 000003: "65.0% (100 games"
+	// read as 65 wins and 35 losses.
+	if byNet["000004"] != 123 || byNet["000003"] < 100 || byNet["000003"] > 115 {
+		t.Errorf("Elo by net %v", byNet)
+	}
+	if len(r.Loss) == 0 || len(r.Loss[0].Step) < 10 || r.Loss[0].Step[0] != 21000 {
+		t.Errorf("loss curves %+v: want 000005's training log from step 21000", r.Loss)
+	}
+	if _, err := ShippedReport("slime", "../models/bacteria-war/nnue"); err == nil {
+		t.Error("another game's provenance was read")
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`content="colony-training-report v1"`, `<svg`, `id="gates"`, `id="provenance"`, "000005"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, link := range []string{`src="http`, `href="http`, `url(http`, `src="//`} {
+		if strings.Contains(page, link) {
+			t.Errorf("the page loads from the network (%s...)", link)
+		}
+	}
+}
