@@ -1,0 +1,191 @@
+package export
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"colony/engine"
+	"colony/game/mouse"
+	"colony/game/mouse/alphabeta"
+	"colony/games/gamestest"
+	"colony/internal/golden"
+)
+
+// buildCPP exports game's C++ agent into a temporary folder and builds it alone as the judge
+// does (g++ -std=c++17 -O2 Main.cpp); it skips the test when g++ is missing.
+func buildCPP(t *testing.T, game string) string {
+	t.Helper()
+	gpp, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ is not installed")
+	}
+	src, _, err := GenerateCPP(CPPOptions{Game: game})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Main.cpp"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(gpp, "-std=c++17", "-O2", "Main.cpp", "-o", "Main")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("g++ -std=c++17 -O2 Main.cpp: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "Main")
+}
+
+// parityRun feeds cmds to bin --parity and returns its answer lines, which must be want.
+func parityRun(t *testing.T, bin string, cmds []string, want int) []string {
+	t.Helper()
+	cmd := exec.Command(bin, "--parity")
+	cmd.Stdin = strings.NewReader(strings.Join(cmds, "\n") + "\n")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s --parity: %v", bin, err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != want {
+		t.Fatalf("%s --parity answered %d lines, want %d (first: %q)", bin, len(lines), want, lines[0])
+	}
+	return lines
+}
+
+// mousePositions are n positions of deterministic random playouts from the start (none over).
+func mousePositions(n int, seed uint64) []mouse.Position {
+	legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
+	return golden.Positions(n, seed, mouse.Start(), 90, legal, mouse.Position.Apply, mouse.Position.Terminal)
+}
+
+// compareLines reports the lines of got that differ from want, with what was asked.
+func compareLines(t *testing.T, what string, asked, got, want []string) {
+	t.Helper()
+	bad := 0
+	for i := range want {
+		if got[i] != want[i] {
+			if bad < 5 {
+				t.Errorf("%s %q: C++ %q, Go %q", what, asked[i], got[i], want[i])
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d differ", what, bad, len(want))
+	}
+}
+
+// TestMouseCPPParity: the C++ Catch The Mouse agent (cpp/mouse.cpp filled by the exporter)
+// is the Go engine: perft on the rules' 30-position file, the hash, both evaluation profiles
+// and the clock's estimates on 10,000 positions of random playouts, the clock budget, the
+// best move, score, depth and node count of fixed-depth searches on 200 positions (the
+// agent's seed), and whole stretches of games searched on a node budget with the prover in
+// front, the table and the move-ordering statistics carried from move to move.
+func TestMouseCPPParity(t *testing.T) {
+	bin := buildCPP(t, mouse.Info.Name)
+
+	t.Run("perft", func(t *testing.T) {
+		cases := gamestest.ReadPerft(t, "../game/mouse/testdata/catch-the-mouse-perft.txt", 30)
+		maxD := 4
+		if testing.Short() {
+			maxD = 3
+		}
+		var cmds, want []string
+		for _, c := range cases {
+			p, err := mouse.ParseBoard(c.Board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for d := 1; d <= min(maxD, len(c.Counts)); d++ {
+				if got := mouse.Perft(p, d); got != c.Counts[d-1] {
+					t.Fatalf("Go perft(%d) of %s = %d, the file says %d", d, c.Board, got, c.Counts[d-1])
+				}
+				cmds = append(cmds, fmt.Sprintf("perft %d %s", d, c.Board))
+				want = append(want, fmt.Sprint(c.Counts[d-1]))
+			}
+		}
+		start := mouse.Start()
+		for d := 1; d <= maxD+1; d++ {
+			cmds = append(cmds, fmt.Sprintf("perft %d %s", d, start))
+			want = append(want, fmt.Sprint(mouse.Perft(start, d)))
+		}
+		compareLines(t, "perft", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+	})
+
+	t.Run("eval", func(t *testing.T) {
+		ps := mousePositions(10000, 24)
+		cmds, want := make([]string, len(ps)), make([]string, len(ps))
+		for i, p := range ps {
+			cmds[i] = "eval " + p.String()
+			want[i] = fmt.Sprintf("%d %d %d %d %d", p.Hash(), alphabeta.Evaluate(&p, true), alphabeta.Evaluate(&p, false),
+				p.MouseStepsLeft(), p.MovesLeft())
+		}
+		compareLines(t, "eval", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+	})
+
+	t.Run("budget", func(t *testing.T) {
+		e := alphabeta.New()
+		var cmds, want []string
+		for _, p := range mousePositions(200, 25) {
+			for _, ms := range []int64{10000, 6543, 2000, 500, 120, 60, 9, 1} {
+				soft, hard, depth, _ := e.Budget(&p, engine.Limits{MyTime: time.Duration(ms) * time.Millisecond})
+				cmds = append(cmds, fmt.Sprintf("budget %d %s", ms, p))
+				want = append(want, fmt.Sprintf("%d %d %d", soft, hard, depth))
+			}
+		}
+		compareLines(t, "budget", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+	})
+
+	t.Run("search", func(t *testing.T) {
+		depth := 6
+		if testing.Short() {
+			depth = 5
+		}
+		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
+		cmds := []string{fmt.Sprint("seed ", agentSeed)}
+		var asked, want []string
+		for _, p := range mousePositions(200, 26) {
+			e.NewGame()
+			m := e.BestMove(p, engine.Limits{Depth: depth})
+			d, v, n := e.Stats()
+			cmds = append(cmds, "newgame", fmt.Sprintf("go 0 %d %s", depth, p))
+			asked = append(asked, p.String())
+			want = append(want, fmt.Sprintf("%d %d %d %d", m, d, v, n))
+		}
+		compareLines(t, "search", asked, parityRun(t, bin, cmds, len(want)), want)
+	})
+
+	t.Run("games", func(t *testing.T) {
+		// From positions where the prover works (50 mouse steps left or fewer), both sides
+		// played by one engine on a node budget: the prover's wins and vetoes, the search
+		// stopped mid-iteration, the table's ageing and the history carried over.
+		nodes, plies := int64(20000), 12
+		if testing.Short() {
+			nodes, plies = 8000, 8
+		}
+		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
+		cmds := []string{fmt.Sprint("seed ", agentSeed)}
+		var asked, want []string
+		for _, p := range mousePositions(40, 27) {
+			e.NewGame()
+			cmds = append(cmds, "newgame")
+			for range plies {
+				if p.Terminal() {
+					break
+				}
+				m := e.BestMove(p, engine.Limits{Nodes: nodes})
+				d, v, n := e.Stats()
+				cmds = append(cmds, fmt.Sprintf("go %d 0 %s", nodes, p))
+				asked = append(asked, p.String())
+				want = append(want, fmt.Sprintf("%d %d %d %d", m, d, v, n))
+				p = p.Apply(m)
+			}
+		}
+		compareLines(t, "games", asked, parityRun(t, bin, cmds, len(want)), want)
+	})
+}
