@@ -2,9 +2,11 @@ package export
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,10 +59,32 @@ func parityRun(t *testing.T, bin string, cmds []string, want int) []string {
 	return lines
 }
 
-// mousePositions are n positions of deterministic random playouts from the start (none over).
+// mousePositions are n positions of deterministic playouts from the start, none over: each
+// plays a random number of plies, alphabeta's moves at depth 1 but for half the mice's, which
+// are random (a random team loses at once); a playout stops before a mouse reaches row 6.
 func mousePositions(n int, seed uint64) []mouse.Position {
-	legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
-	return golden.Positions(n, seed, mouse.Start(), 90, legal, mouse.Position.Apply, mouse.Position.Terminal)
+	rng := rand.New(rand.NewPCG(seed, 0x6d6f757365))
+	g := alphabeta.NewWithOptions(alphabeta.Options{Seed: seed, HashMB: 1, SolveMB: -1})
+	var buf [mouse.MaxMoves]mouse.Move
+	ps := make([]mouse.Position, 0, n)
+	for range n {
+		g.NewGame()
+		p := mouse.Start()
+		for range rng.IntN(80) {
+			m := g.BestMove(p, engine.Limits{Depth: 1})
+			if p.ToMove() == mouse.Mice && rng.IntN(2) == 0 {
+				moves := p.LegalMoves(buf[:0])
+				m = moves[rng.IntN(len(moves))]
+			}
+			c := p.Apply(m)
+			if rows := c.MouseRows(); c.Terminal() || slices.Contains(rows[:], mouse.Rows-2) {
+				break // over, or won next move: nothing to search
+			}
+			p = c
+		}
+		ps = append(ps, p)
+	}
+	return ps
 }
 
 // compareLines reports the lines of got that differ from want, with what was asked.
@@ -82,8 +106,8 @@ func compareLines(t *testing.T, what string, asked, got, want []string) {
 
 // TestMouseCPPParity: the C++ Catch The Mouse agent (cpp/mouse.cpp filled by the exporter)
 // is the Go engine: perft on the rules' 30-position file, the hash, both evaluation profiles
-// and the clock's estimates on 10,000 positions of random playouts, the clock budget, the
-// best move, score, depth and node count of fixed-depth searches on 200 positions (the
+// and the clock's estimates on 10,000 positions of random playouts, the clock budget, and on
+// positions of mousePositions the best move, score, depth and node count of fixed-depth searches on 200 positions (the
 // agent's seed), and whole stretches of games searched on a node budget with the prover in
 // front, the table and the move-ordering statistics carried from move to move.
 func TestMouseCPPParity(t *testing.T) {
@@ -118,7 +142,8 @@ func TestMouseCPPParity(t *testing.T) {
 	})
 
 	t.Run("eval", func(t *testing.T) {
-		ps := mousePositions(10000, 24)
+		legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
+		ps := golden.Positions(10000, 24, mouse.Start(), 90, legal, mouse.Position.Apply, mouse.Position.Terminal)
 		cmds, want := make([]string, len(ps)), make([]string, len(ps))
 		for i, p := range ps {
 			cmds[i] = "eval " + p.String()
@@ -144,7 +169,7 @@ func TestMouseCPPParity(t *testing.T) {
 	t.Run("search", func(t *testing.T) {
 		depth := 6
 		if testing.Short() {
-			depth = 5
+			depth = 4
 		}
 		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
 		cmds := []string{fmt.Sprint("seed ", agentSeed)}
@@ -164,14 +189,14 @@ func TestMouseCPPParity(t *testing.T) {
 		// From positions where the prover works (50 mouse steps left or fewer), both sides
 		// played by one engine on a node budget: the prover's wins and vetoes, the search
 		// stopped mid-iteration, the table's ageing and the history carried over.
-		nodes, plies := int64(20000), 12
+		games, nodes, plies := 40, int64(20000), 12
 		if testing.Short() {
-			nodes, plies = 8000, 8
+			games, nodes, plies = 30, 5000, 8
 		}
 		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
 		cmds := []string{fmt.Sprint("seed ", agentSeed)}
 		var asked, want []string
-		for _, p := range mousePositions(40, 27) {
+		for _, p := range mousePositions(games, 27) {
 			e.NewGame()
 			cmds = append(cmds, "newgame")
 			for range plies {
