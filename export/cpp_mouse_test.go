@@ -171,14 +171,15 @@ func TestMouseCPPParity(t *testing.T) {
 		if testing.Short() {
 			depth = 4
 		}
+		// One engine searches them all in turn, as in one game: the history and the table
+		// carry over (the first difference is the one to look at).
 		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
 		cmds := []string{fmt.Sprint("seed ", agentSeed)}
 		var asked, want []string
 		for _, p := range mousePositions(200, 26) {
-			e.NewGame()
 			m := e.BestMove(p, engine.Limits{Depth: depth})
 			d, v, n := e.Stats()
-			cmds = append(cmds, "newgame", fmt.Sprintf("go 0 %d %s", depth, p))
+			cmds = append(cmds, fmt.Sprintf("go 0 %d %s", depth, p))
 			asked = append(asked, p.String())
 			want = append(want, fmt.Sprintf("%d %d %d %d", m, d, v, n))
 		}
