@@ -191,14 +191,7 @@ func TestAgentExportPlays(t *testing.T) {
 		t.Skip("builds the agent and the arena and plays matches")
 	}
 	p := load(t, "..", DefaultMain, nil)
-	tools := t.TempDir()
-	for _, c := range []string{"agent", "arena"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(tools, c), "./cmd/"+c)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", c, err, out)
-		}
-	}
+	tools := buildTools(t)
 	for _, engine := range []string{"mcts", "alphabeta", "nnab"} {
 		opts := Options{Game: "bacteria-war", Engine: engine}
 		if engine == "nnab" {
@@ -218,28 +211,50 @@ func TestAgentExportPlays(t *testing.T) {
 			t.Fatalf("%s: %v", engine, err)
 		}
 		t.Logf("%s: %d bytes, READY answered OK %v after start", engine, info.Size, ready)
-		cmd := exec.Command(filepath.Join(tools, "arena"), "-game", "bacteria-war", "-games", "2", "-clock", "2s",
-			"-parallel", "1", "-openings", "2", "-seed", "13", "-json", "-out", t.TempDir(),
-			"-a", bin+" -seed {seed}", "-b", filepath.Join(tools, "agent")+" -engine "+engine+" -seed {seed}")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: arena: %v\n%s", engine, err, out)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		var sum map[string]any
-		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
-			t.Fatalf("%s: arena summary: %v\n%s", engine, err, out)
-		}
-		t.Logf("%s: %s", engine, lines[len(lines)-1])
-		verdicts := 0.0
-		for _, k := range []string{"a_tle", "a_re", "a_crash", "b_tle", "b_re", "b_crash"} {
-			v, _ := sum[k].(float64)
-			verdicts += v
-		}
-		if games, _ := sum["games"].(float64); games != 2 || verdicts != 0 {
-			t.Errorf("%s: %v games with %v TLE/RE/crash verdicts, want 2 games without any", engine, games, verdicts)
+		playClean(t, tools, engine, bin+" -seed {seed}", filepath.Join(tools, "agent")+" -engine "+engine+" -seed {seed}")
+	}
+}
+
+// buildTools builds the agent and the arena into a temporary directory.
+func buildTools(t *testing.T) string {
+	t.Helper()
+	tools := t.TempDir()
+	for _, c := range []string{"agent", "arena"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(tools, c), "./cmd/"+c)
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", c, err, out)
 		}
 	}
+	return tools
+}
+
+// playClean plays 2 Bacteria War games at 2 s between the commands a and b through the arena
+// (tools: buildTools) and requires them finished without a TLE, RE or crash; it returns the
+// arena's summary.
+func playClean(t *testing.T, tools, name, a, b string) map[string]any {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(tools, "arena"), "-game", "bacteria-war", "-games", "2", "-clock", "2s",
+		"-parallel", "1", "-openings", "2", "-seed", "13", "-json", "-out", t.TempDir(), "-a", a, "-b", b)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: arena: %v\n%s", name, err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatalf("%s: arena summary: %v\n%s", name, err, out)
+	}
+	t.Logf("%s: %s", name, lines[len(lines)-1])
+	verdicts := 0.0
+	for _, k := range []string{"a_tle", "a_re", "a_crash", "b_tle", "b_re", "b_crash"} {
+		v, _ := sum[k].(float64)
+		verdicts += v
+	}
+	if games, _ := sum["games"].(float64); games != 2 || verdicts != 0 {
+		t.Errorf("%s: %v games with %v TLE/RE/crash verdicts, want 2 games without any", name, games, verdicts)
+	}
+	return sum
 }
 
 // A local that would capture a renamed reference is refused with its position.

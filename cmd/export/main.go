@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"colony/export"
+	"colony/internal/atomicfile"
 	"colony/registry"
 )
 
@@ -43,8 +44,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	goarch := fs.String("goarch", "amd64", "target GOARCH (the judge's)")
 	strip := fs.Bool("strip-comments", false, "leave the packages' comments out (smaller file)")
 	dir := fs.String("C", "", "directory inside the module to load from (default: the current one)")
-	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy) and check that READY is answered OK within 3000 ms")
+	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy; C++: g++ -std=c++17 -O2 Main.cpp) and check that READY is answered OK within 3000 ms")
+	lang := fs.String("lang", "go", "language of the program: go, or cpp (one C++17 file: "+strings.Join(export.CPPGames(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch *lang {
+	case "go":
+	case "cpp":
+		return runCPP(cppArgs{game: *game, engine: *engine, model: *model, out: *out, check: *check}, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "export: -lang %q: want go or cpp\n", *lang)
 		return 2
 	}
 	g, err := registry.Lookup(*game)
@@ -86,12 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if *out == "-" {
-		if _, err := stdout.Write(src); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-	} else if err := writeFile(*out, src); err != nil {
+	if err := emit(*out, src, stdout); err != nil {
 		fmt.Fprintln(stderr, "export:", err)
 		return 1
 	}
@@ -101,20 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "export: wrote %s: %d bytes, %s %s, %s, %d packages\n", *out, info.Size, *game, *engine, m, len(prog.Packages()))
 	if *check {
-		tmp, err := os.MkdirTemp("", "export-check-")
-		if err != nil {
-			fmt.Fprintln(stderr, "export:", err)
-			return 1
-		}
-		defer os.RemoveAll(tmp)
-		start := time.Now()
-		bin, err := export.BuildStandalone(src, tmp)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		built := time.Since(start)
-		ready, err := export.CheckReady(bin, 3*time.Second)
+		built, ready, err := checkBuild(src, export.BuildStandalone)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
@@ -122,6 +114,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "export: check: go build Main.go took %v; READY answered OK %v after start\n", built.Round(time.Millisecond), ready.Round(time.Millisecond))
 	}
 	return 0
+}
+
+// emit writes src to the file out, or to stdout for "-".
+func emit(out string, src []byte, stdout io.Writer) error {
+	if out == "-" {
+		_, err := stdout.Write(src)
+		return err
+	}
+	return writeFile(out, src)
+}
+
+// checkBuild builds src with build in an empty temporary directory, as a judge would, and
+// checks that the program answers READY with OK within 3000 ms: it returns the build's time and
+// the time from the start of the program to its OK.
+func checkBuild(src []byte, build func(src []byte, dir string) (string, error)) (built, ready time.Duration, err error) {
+	tmp, err := os.MkdirTemp("", "export-check-")
+	if err != nil {
+		return 0, 0, fmt.Errorf("export: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	start := time.Now()
+	bin, err := build(src, tmp)
+	if err != nil {
+		return 0, 0, err
+	}
+	built = time.Since(start)
+	ready, err = export.CheckReady(bin, 3*time.Second)
+	return built, ready, err
 }
 
 // defaultEngines lists each registered game's default engine ("game: engine, ...").
@@ -135,25 +155,10 @@ func defaultEngines() string {
 	return strings.Join(list, ", ")
 }
 
-// writeFile writes data to path through a temporary file in the same directory.
+// writeFile writes data to path atomically (internal/atomicfile), making its directory.
 func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data)
 }

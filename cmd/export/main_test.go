@@ -55,3 +55,29 @@ func TestDefaultEngine(t *testing.T) {
 		t.Errorf("want only the newest nnue net %s carried, got %q", newest, carried)
 	}
 }
+
+// -lang cpp writes the C++ program (Main.cpp by default) with the newest net; an engine without
+// a C++ port and an unknown language are refused.
+func TestLangCPP(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	if code := run([]string{"-game", "bacteria-war", "-lang", "cpp", "-o", filepath.Join(dir, "Main.cpp")}, &stderr, &stderr); code != 0 {
+		t.Fatalf("export -lang cpp: exit %d\n%s", code, stderr.String())
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "Main.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nets, _ := filepath.Glob("../../models/bacteria-war/nnue/*.nnue")
+	if len(nets) == 0 || !bytes.Contains(src[:min(len(src), 2000)], []byte("nnue/"+filepath.Base(nets[len(nets)-1]))) {
+		t.Errorf("the C++ file does not carry the newest net:\n%s", src[:min(len(src), 2000)])
+	}
+	for _, args := range [][]string{
+		{"-game", "bacteria-war", "-lang", "cpp", "-engine", "mcts", "-o", "-"},
+		{"-game", "bacteria-war", "-lang", "rust", "-o", "-"},
+	} {
+		if code := run(args, &stderr, &stderr); code == 0 {
+			t.Errorf("%v: exit 0", args)
+		}
+	}
+}
