@@ -49,7 +49,3 @@ func mouseParams(cs []alphabeta.Constant) (string, error) {
 	w.constant("uint64_t", "seed", strconv.Itoa(agentSeed)+"ULL")
 	return w.String(), nil
 }
-
-// agentSeed is the agent's -seed default (colony/agent), the seed of the shipped engine's
-// root tie-breaks.
-const agentSeed = 1

@@ -1,11 +1,11 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,28 +18,22 @@ import (
 	"colony/internal/golden"
 )
 
-// buildCPP exports game's C++ agent into a temporary folder and builds it alone as the judge
-// does (g++ -std=c++17 -O2 Main.cpp); it skips the test when g++ is missing.
-func buildCPP(t *testing.T, game string) string {
+// mouseCPP exports the C++ Catch The Mouse agent and builds it alone (BuildCPP: g++ -std=c++17
+// -O2 Main.cpp) in a temporary folder of t; it skips the test when g++ is missing.
+func mouseCPP(t *testing.T) string {
 	t.Helper()
-	gpp, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("g++ is not installed")
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
 	}
-	src, _, err := GenerateCPP(CPPOptions{Game: game})
+	src, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "Main.cpp"), src, 0o644); err != nil {
+	bin, err := BuildCPP(src, t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(gpp, "-std=c++17", "-O2", "Main.cpp", "-o", "Main")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("g++ -std=c++17 -O2 Main.cpp: %v\n%s", err, out)
-	}
-	return filepath.Join(dir, "Main")
+	return bin
 }
 
 // parityRun feeds cmds to bin --parity and returns its answer lines, which must be want.
@@ -111,7 +105,37 @@ func compareLines(t *testing.T, what string, asked, got, want []string) {
 // agent's seed), and whole stretches of games searched on a node budget with the prover in
 // front, the table and the move-ordering statistics carried from move to move.
 func TestMouseCPPParity(t *testing.T) {
-	bin := buildCPP(t, mouse.Info.Name)
+	bin := mouseCPP(t)
+
+	t.Run("export", func(t *testing.T) {
+		a, info, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name, Engine: "alphabeta"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !bytes.Equal(a, b):
+			t.Error("two exports differ")
+		case info.Size != len(a) || len(a) > 1500*1000:
+			t.Errorf("size %d (info %d), want at most 1.5 MB", len(a), info.Size)
+		case bytes.Contains(a, []byte("@@")):
+			t.Error("a marker is left in the file")
+		}
+		if _, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name, Engine: "mcts"}); err == nil {
+			t.Error("mcts, which has no C++ port, was exported")
+		}
+	})
+
+	t.Run("ready", func(t *testing.T) {
+		ready, err := CheckReady(bin, 3*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("READY answered OK %v after start", ready)
+	})
 
 	t.Run("perft", func(t *testing.T) {
 		cases := gamestest.ReadPerft(t, "../game/mouse/testdata/catch-the-mouse-perft.txt", 30)

@@ -1,8 +1,6 @@
 package alphabeta
 
 import (
-	"colony/engine"
-	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/solve"
 )
@@ -17,7 +15,8 @@ type Constant struct {
 }
 
 // Constants are the numbers of the evaluation, the search, the prover and the clock that the
-// C++ port of this engine reads (times in nanoseconds).
+// C++ port of this engine reads (the clock's own, engine.MinMoveCost and
+// alphabeta.DefaultMoveTime, are in the C++ runtime of every game).
 func Constants() []Constant {
 	scalar := func(name string, v int64) Constant { return Constant{Name: name, Values: []int64{v}} }
 	table := func(name string, vs ...int32) Constant {
@@ -68,8 +67,6 @@ func Constants() []Constant {
 		scalar("rootMoveNodes", solve.RootMoveNodes),
 		// clock
 		scalar("reserveDiv", int64(config.ReserveDiv)),
-		scalar("minMoveCostNs", int64(engine.MinMoveCost)),
-		scalar("defaultMoveTimeNs", int64(ab.DefaultMoveTime)),
 		scalar("movesLeftFloor", mouse.MovesLeftFloor),
 	}
 }
