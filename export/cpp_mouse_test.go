@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"colony/game/mouse/alphabeta"
 	"colony/games/gamestest"
 	"colony/internal/golden"
+	"colony/registry"
 )
 
 // mouseCPP exports the C++ Catch The Mouse agent and builds it alone (BuildCPP: g++ -std=c++17
@@ -238,4 +240,60 @@ func TestMouseCPPParity(t *testing.T) {
 		}
 		compareLines(t, "games", asked, parityRun(t, bin, cmds, len(want)), want)
 	})
+
+	t.Run("protocol", func(t *testing.T) {
+		// Judge sessions, odd input included, answered by the C++ program and by the agent's
+		// own path (registry Serve of alphabeta with the agent's defaults and seed). The
+		// clocks are short enough that every move is the depth-1 search of a move in time
+		// trouble, before the prover's range: the same move on both sides, whatever the load.
+		g, err := registry.Lookup(mouse.Info.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := g.Defaults()
+		o.Seed = agentSeed
+		goServe := func(script string) string {
+			var out bytes.Buffer
+			if err := g.Serve("judge", "alphabeta", o, strings.NewReader(script), &out, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			return out.String()
+		}
+		for i, script := range mouseSessions() {
+			cmd := exec.Command(bin)
+			cmd.Stdin = strings.NewReader(script)
+			got, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("session %d: %v", i, err)
+			}
+			// Go builds its engine in the background and answers with greedy while it is not
+			// there (an eighth of the clock): on a stalled machine, once more.
+			want := goServe(script)
+			if string(got) != want {
+				want = goServe(script)
+			}
+			if string(got) != want {
+				t.Errorf("session %d:\n%s\nC++ answered:\n%s\nGo answered:\n%s", i, script, got, want)
+			}
+		}
+	})
+}
+
+// mouseSessions are judge sessions for the protocol parity: both seats, a READY without a seat,
+// lower case, legal, forced and unplayable OPP moves, malformed lines, an over-long line, the
+// POSITION extension, a finished game and several games in one process.
+func mouseSessions() []string {
+	won := "RRRRRRRRRR./.........../.........../.........../.........../...CCNCC.../..........R R" // a mouse on row 7
+	mid := "RRR.RRRR.RR/...R......./.........../........R../.......C.../...C.N..C../........... N"
+	return []string{
+		"READY FIRST\nTURN 60 60\nOPP 6 6 5 6 12\nTURN 59 59\nOPP 6 4 3 4 7\nTURN 58 58\nOPP 1 1 1 2 3\n" +
+			"TURN 57 57\nOPP 5 6 2 2 3\nTURN 56 56\nFINISH\n",
+		"READY SECOND\nOPP 1 6 2 6 40\nTURN 60 60\nOPP 2 6 3 6 40\nTURN 59 59\nOPP 1 1 2 1 3\nTURN 58 58\n" +
+			"OPP -1 -1 -1 -1 0\nTURN 57 57\nFINISH\n",
+		"ready\nhello world\n\nopp 1 3 2 3 5\nturn 60 60\nOPP 1 4 2 4\nTURN 55\nOPP a b c d 1\nTURN 54 x\n" +
+			strings.Repeat("x", 5000) + "\nTURN 53 53\nOPP 9 9 9 9 9\nTURN 52 52\nFINISH extra\nTURN 50 50\n",
+		"READY FIRST\nOPP 6 6 5 6 1\nTURN 60 60\nTURN 59 59\nREADY SECOND\nOPP 1 1 2 1 1\nTURN 60 60\n" +
+			"READY FIRST\nPOSITION " + won + "\nTURN 60 60\nREADY SECOND\nposition " + mid + "\nTURN 60 60\n" +
+			"OPP 1 1 2 1 2\nTURN 59 59\nPOSITION nonsense\nTURN 58 58\n",
+	}
 }
