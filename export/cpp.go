@@ -143,13 +143,10 @@ type cppWriter struct{ b strings.Builder }
 
 func (w *cppWriter) String() string { return w.b.String() }
 
-// constant declares `static constexpr typ name = value;`.
+// constant declares `static constexpr typ name = value;` (value as fmt.Sprint spells it:
+// integers, true, false, or C++ text such as "1ULL").
 func (w *cppWriter) constant(typ, name string, value any) {
-	v := fmt.Sprint(value)
-	if b, ok := value.(bool); ok {
-		v = strconv.FormatBool(b)
-	}
-	fmt.Fprintf(&w.b, "static constexpr %s %s = %s;\n", typ, name, v)
+	fmt.Fprintf(&w.b, "static constexpr %s %s = %v;\n", typ, name, value)
 }
 
 // array declares `static constexpr typ name[dims...] = {...}` with vals in row-major order,

@@ -34,7 +34,10 @@ func fillAtaxx(o CPPOptions) (map[string]string, CPPInfo, error) {
 	if err != nil {
 		return nil, CPPInfo{}, err
 	}
-	info := CPPInfo{Net: fmt.Sprintf("%s (%s)", name, net.Arch())}
+	info := CPPInfo{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
+		fmt.Sprintf("Plays:  agent -engine nnab with its defaults: seed %d, a %d MB table, no opening book", agentSeed, nnab.DefaultHashMB),
+		"Build:  g++ -std=c++17 -O2 Main.cpp",
+	}}
 	return map[string]string{"CONFIG": config, "WEIGHTS": weights}, info, nil
 }
 

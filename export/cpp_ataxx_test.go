@@ -1,22 +1,21 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/game/ataxx/alphabeta"
 	"colony/game/ataxx/nnab"
 	"colony/nn/nnue"
 )
@@ -26,101 +25,8 @@ import (
 // fixed-depth searches, which must equal the Go side's exactly (the searches: best move, score,
 // depth and node count, so that any change of the tree on one side alone fails).
 
-var cppBuild struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if cppBuild.dir != "" {
-		os.RemoveAll(cppBuild.dir)
-	}
-	os.Exit(code)
-}
-
-// ataxxCPP returns the exported Bacteria War program, built with g++ -std=c++17 -O2 on first
-// use; the test is skipped when g++ is not installed.
-func ataxxCPP(t testing.TB) string {
-	t.Helper()
-	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
-	}
-	cppBuild.once.Do(func() {
-		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name})
-		if err != nil {
-			cppBuild.err = err
-			return
-		}
-		if cppBuild.dir, err = os.MkdirTemp("", "colony-cpp-"); err != nil {
-			cppBuild.err = err
-			return
-		}
-		cppBuild.bin, cppBuild.err = BuildCPP(src, cppBuild.dir)
-	})
-	if cppBuild.err != nil {
-		t.Fatal(cppBuild.err)
-	}
-	return cppBuild.bin
-}
-
-// parityProc is the program in its --parity command mode.
-type parityProc struct {
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-// startParity starts the program's command mode (flags: before --parity, e.g. --portable).
-func startParity(t *testing.T, flags ...string) *parityProc {
-	t.Helper()
-	cmd := exec.Command(ataxxCPP(t), append(flags, "--parity")...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		in.Close()
-		cmd.Wait()
-	})
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	return &parityProc{in: in, out: sc}
-}
-
-// ask sends the commands (written while the answers are read) and returns one answer each.
-func (p *parityProc) ask(t *testing.T, cmds []string) []string {
-	t.Helper()
-	werr := make(chan error, 1)
-	go func() {
-		w := bufio.NewWriter(p.in)
-		for _, c := range cmds {
-			w.WriteString(c)
-			w.WriteByte('\n')
-		}
-		werr <- w.Flush()
-	}()
-	answers := make([]string, 0, len(cmds))
-	for range cmds {
-		if !p.out.Scan() {
-			t.Fatalf("the C++ program stopped answering after %d of %d commands: %v", len(answers), len(cmds), p.out.Err())
-		}
-		answers = append(answers, p.out.Text())
-	}
-	if err := <-werr; err != nil {
-		t.Fatal(err)
-	}
-	return answers
-}
+// ataxxCPP is the exported Bacteria War program (cppProgram).
+func ataxxCPP(t testing.TB) string { return cppProgram(t, ataxx.Info.Name) }
 
 // posArgs is a position in the command mode's spelling.
 func posArgs(p ataxx.Position) string {
@@ -130,7 +36,7 @@ func posArgs(p ataxx.Position) string {
 // TestCPPPerft: the C++ perft counts equal the 40 positions of the game's perft file (depths
 // 1-4; 1-3 in short mode) and Go's Perft on 60 positions of random games (depths 1-3; 1-2).
 func TestCPPPerft(t *testing.T) {
-	proc := startParity(t)
+	proc := startParity(t, ataxxCPP(t))
 	data, err := os.ReadFile("../game/ataxx/testdata/bacteria-war-perft.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -195,16 +101,24 @@ func testNet(t *testing.T) *nnue.Net {
 
 // TestCPPEvaluation: the net's score of 10,000 positions of random games, kept incrementally
 // along each game by the C++ program and from scratch by Go, are equal; so are the C++
-// program's own scores from scratch of every tenth. Both C++ kernels are checked: AVX2 (where
-// the CPU has it) and the portable one (--portable).
+// program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
+// the CPU has it), SSE2 (--portable) and plain C++ (--scalar).
 func TestCPPEvaluation(t *testing.T) {
-	net := testNet(t)
+	lines, want, scratch, scratchWant := evalCommands(testNet(t), 1, 10000)
+	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+		proc := startParity(t, ataxxCPP(t), flags...)
+		name := fmt.Sprint(flags)
+		compareAnswers(t, proc, name, lines, want)
+		compareAnswers(t, proc, name, scratch, scratchWant)
+	}
+}
+
+// evalCommands are the evaluation test's commands and Go's answers: seeded random games of
+// total positions, each as one "line" command (the C++ side updates its accumulator along
+// the game), and every tenth position alone as an "eval" command (from scratch).
+func evalCommands(net *nnue.Net, seed uint64, total int) (lines, want, scratch, scratchWant []string) {
 	acc := net.NewAcc()
-	rng := rand.New(rand.NewPCG(24, 1))
-	const total = 10000
-	var lines, scratch []string
-	var want [][]string
-	var scratchWant []string
+	rng := rand.New(rand.NewPCG(24, seed))
 	n := 0
 	for n < total {
 		line := randomGame(rng, total-n)
@@ -223,25 +137,60 @@ func TestCPPEvaluation(t *testing.T) {
 			}
 		}
 		lines = append(lines, b.String())
-		want = append(want, w)
+		want = append(want, strings.Join(w, " "))
 	}
-	for _, flags := range [][]string{nil, {"--portable"}} {
-		proc := startParity(t, flags...)
-		bad := 0
-		for i, got := range proc.ask(t, lines) {
-			if g := strings.Join(want[i], " "); got != g {
-				if bad++; bad <= 3 {
-					t.Errorf("%v game %d: C++ scores\n%s\nGo\n%s", flags, i, got, g)
-				}
+	return lines, want, scratch, scratchWant
+}
+
+// compareAnswers asks proc the commands and reports every answer that is not Go's (name: what
+// was asked).
+func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []string) {
+	t.Helper()
+	bad := 0
+	for i, got := range proc.ask(t, cmds) {
+		if got != want[i] {
+			if bad++; bad <= 3 {
+				t.Errorf("%s: %.80s...: C++\n%s\nGo\n%s", name, cmds[i], got, want[i])
 			}
 		}
-		if bad > 0 {
-			t.Errorf("%v: %d of %d games differ", flags, bad, len(lines))
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d answers differ", name, bad, len(cmds))
+	}
+}
+
+// TestCPPEvaluationShapes (long mode): exports of random nets of other shapes (128 lanes,
+// CReLU and SCReLU, given with -model) evaluate 2,000 positions as Go does, in every kernel.
+func TestCPPEvaluationShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two more C++ programs")
+	}
+	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+		a := nnab.Arch(128, 0)
+		a.Activation = act
+		m := nnue.NewRandom(a, 31)
+		file := filepath.Join(t.TempDir(), "net.nnue")
+		if err := m.Save(file); err != nil {
+			t.Fatal(err)
 		}
-		for i, got := range proc.ask(t, scratch) {
-			if got != scratchWant[i] {
-				t.Fatalf("%v %s: C++ %s from scratch, Go %s", flags, scratch[i], got, scratchWant[i])
-			}
+		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Model: file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin, err := BuildCPP(src, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		net, err := nnue.Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, want, scratch, scratchWant := evalCommands(net, 3, 2000)
+		for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
+			proc := startParity(t, bin, flags...)
+			name := fmt.Sprintf("%s %v", act, flags)
+			compareAnswers(t, proc, name, lines, want)
+			compareAnswers(t, proc, name, scratch, scratchWant)
 		}
 	}
 }
@@ -266,24 +215,24 @@ func searchPositions(n int) []ataxx.Position {
 
 // searchVariant is one engine setting of the search parity test.
 type searchVariant struct {
-	name            string
-	noPrune, noLMR  bool
-	depth           int
-	nodes           int64
-	keepBetween     bool // no NewGame between positions (the table and history carry over)
-	short, longOnly bool
+	name           string
+	noPrune, noLMR bool
+	depth          int
+	nodes          int64
+	keepBetween    bool // no NewGame between positions (the table and history carry over)
 }
 
-// TestCPPSearch: nnab's fixed-depth and node-budget searches of 200 positions (with a new game
-// before each, and once as one sequence without) give the same best move, score, depth and
-// node count in Go and in C++.
+// TestCPPSearch: nnab's fixed-depth searches of 200 positions (depth 5; 6 in long mode) and,
+// on 60 of them in short mode, searches in other settings (one sequence without new games
+// between positions, no pruning, no late-move reductions, a node budget) give the same best
+// move, score, depth and node count in Go and in C++.
 func TestCPPSearch(t *testing.T) {
-	proc := startParity(t)
+	proc := startParity(t, ataxxCPP(t))
 	net := testNet(t)
 	positions := searchPositions(200)
-	depth := 6
+	depth, others := 6, positions
 	if testing.Short() {
-		depth = 5
+		depth, others = 5, positions[:60] // the other settings on fewer positions
 	}
 	variants := []searchVariant{
 		{name: "default", depth: depth},
@@ -292,8 +241,12 @@ func TestCPPSearch(t *testing.T) {
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
 	}
-	for _, v := range variants {
-		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, positions, v) })
+	for i, v := range variants {
+		ps := positions
+		if i > 0 {
+			ps = others
+		}
+		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, ps, v) })
 	}
 }
 
@@ -336,6 +289,26 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 	if bad > 0 {
 		t.Fatalf("%d of %d searches differ", bad, len(want))
 	}
+}
+
+// TestCPPClock: the C++ agent splits the judge's clock as nnab does (alphabeta.Budget over
+// the turn cap's reserve and alphabeta.ExpectedMoves) on 200 positions and clocks from 1 ms to
+// 10 minutes, with and without an increment.
+func TestCPPClock(t *testing.T) {
+	proc := startParity(t, ataxxCPP(t))
+	cfg := ab.WithDefaults(nnab.SearchConfig())
+	var cmds, want []string
+	for _, p := range searchPositions(200) {
+		for _, ms := range []int64{1, 3, 5, 20, 100, 1000, 10000, 600000} {
+			for _, inc := range []int64{0, 100} {
+				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
+				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
+				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), alphabeta.ExpectedMoves(&p), cfg.ReserveDiv)
+				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
+			}
+		}
+	}
+	compareAnswers(t, proc, "budget", cmds, want)
 }
 
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the
@@ -395,4 +368,99 @@ func TestCPPAgentPlays(t *testing.T) {
 	t.Logf("READY answered OK %v after start", ready)
 	tools := buildTools(t)
 	playClean(t, tools, "cpp", bin, filepath.Join(tools, "agent")+" -engine nnab -seed {seed}")
+}
+
+// sessionStep is one line sent to the agent: how it changes the tracked position and, for a
+// TURN, the check of the answer (then answer is true).
+type sessionStep struct {
+	line   string
+	answer bool
+	next   func(p ataxx.Position, answer string) (ataxx.Position, error)
+}
+
+// withSide is p with player pl to move (judge.Session.setToMove).
+func withSide(p ataxx.Position, pl int) ataxx.Position {
+	return ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), pl, p.Turns())
+}
+
+// TestCPPJudgeSession: the C++ agent speaks the judge protocol as colony/judge's session does:
+// a lower-case READY names its seat, blank, unknown and over-long lines are skipped, OPP moves
+// are applied legally, by force, or as a pass, POSITION sets the position, every TURN (a zero
+// clock included) gets a legal move of the tracked position, FINISH ends the program.
+func TestCPPJudgeSession(t *testing.T) {
+	const me = ataxx.X // READY SECOND
+	same := func(p ataxx.Position, _ string) (ataxx.Position, error) { return p, nil }
+	skip := func(line string) sessionStep { return sessionStep{line: line, next: same} }
+	turn := func(clock string) sessionStep {
+		return sessionStep{line: "TURN " + clock, answer: true, next: func(p ataxx.Position, a string) (ataxx.Position, error) {
+			p = withSide(p, me)
+			var c [4]int
+			if _, err := fmt.Sscanf(a, "MOVE %d %d %d %d", &c[0], &c[1], &c[2], &c[3]); err != nil {
+				return p, fmt.Errorf("answer %q to TURN: %v", a, err)
+			}
+			m, err := p.JudgeMove(c[0], c[1], c[2], c[3])
+			if err != nil {
+				return p, fmt.Errorf("MOVE %v in %s: %v", c, p, err)
+			}
+			return p.Apply(m), nil
+		}}
+	}
+	opp := func(c [4]int, apply func(p ataxx.Position) ataxx.Position) sessionStep {
+		return sessionStep{line: fmt.Sprintf("OPP %d %d %d %d 7", c[0], c[1], c[2], c[3]),
+			next: func(p ataxx.Position, _ string) (ataxx.Position, error) { return apply(withSide(p, me^1)), nil }}
+	}
+	const board = "O....../.O...../......X/......./......./......./X.....O O 2"
+	forced := [4]int{4, 4, 4, 5} // no O piece on (4,4): applied by force
+	steps := []sessionStep{
+		{line: "ready second", answer: true, next: func(p ataxx.Position, a string) (ataxx.Position, error) {
+			if a != "OK" {
+				return p, fmt.Errorf("answer %q to READY, want OK", a)
+			}
+			return ataxx.Start(), nil
+		}},
+		skip(""), skip("HELLO there"), skip(strings.Repeat("x", 5000)),
+		opp([4]int{1, 1, 2, 2}, func(p ataxx.Position) ataxx.Position { m, _ := p.JudgeMove(1, 1, 2, 2); return p.Apply(m) }),
+		turn("300 300"),
+		{line: "position " + board, next: func(ataxx.Position, string) (ataxx.Position, error) { return ataxx.ParseBoard(board) }},
+		turn("300 300"),
+		opp([4]int{9, 9, 9, 9}, ataxx.Position.ForcePass), // off the board: a pass
+		turn("0 0"),
+		opp(forced, func(p ataxx.Position) ataxx.Position { f, _ := p.Force(forced); return f }),
+		turn("300 300"),
+		skip("FINISH"), skip("TURN 300 300"), // nothing is read after FINISH
+	}
+	var script []string
+	for _, st := range steps {
+		script = append(script, st.line)
+	}
+	cmd := exec.Command(ataxxCPP(t))
+	cmd.Stdin = strings.NewReader(strings.Join(script, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	answers := strings.Split(strings.TrimSpace(string(out)), "\n")
+	pos := ataxx.Start()
+	for _, st := range steps {
+		a := ""
+		if st.answer {
+			if len(answers) == 0 {
+				t.Fatalf("no answer to %q\n%s", st.line, stderr.String())
+			}
+			a, answers = answers[0], answers[1:]
+		}
+		if pos, err = st.next(pos, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(answers) > 0 {
+		t.Errorf("answers after the script's: %q", answers)
+	}
+	for _, want := range []string{"skipping a blank line", "skipping unknown line", "longer than 4096", "applying it by force", "passing the turn"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+		}
+	}
 }

@@ -8,12 +8,15 @@
 //
 // Build: g++ -std=c++17 -O2 Main.cpp   (standard library only)
 // Run:   ./a.out              the judge protocol on stdin/stdout
-//        ./a.out --bench      nodes per second on fixed positions
-//        ./a.out --parity     the parity tests' command mode (export/cpp_parity_test.go)
+//        ./a.out --bench      nodes per second on fixed positions (--portable --bench: SSE2
+//                             kernels, --scalar --bench: plain C++ ones)
+//        ./a.out --parity     the parity tests' command mode (export/cpp_ataxx_test.go)
 
 // @@COMMON@@
 
+#if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
+#endif
 
 namespace ataxx {
 
@@ -38,7 +41,14 @@ constexpr Move kPass = 0xFFFF, kNoMove = 0xFFFE;
 static uint64_t ADJ1[kSquares], ADJ2[kSquares];
 
 inline int ctz(uint64_t b) { return __builtin_ctzll(b); }
-inline int popcnt(uint64_t b) { return __builtin_popcountll(b); }
+// popcnt counts bits without the popcnt instruction, which -O2 alone does not assume (the
+// builtin would call libgcc).
+inline int popcnt(uint64_t b) {
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return int((b * 0x0101010101010101ULL) >> 56);
+}
 
 inline Move clone_move(int to) { return Move(to | to << 6); }
 inline Move jump_move(int from, int to) { return Move(to | from << 6); }
@@ -277,8 +287,19 @@ alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appear
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
 alignas(32) static int16_t OUTW16[kRow];
-static bool g_avx2 = false;       // the CPU has AVX2: the accumulator kernels use it
-static bool g_avx2_eval = false;  // and the output weights fit its int16 dot product
+// The kernels of the accumulator updates and the output layer: AVX2 where the CPU has it
+// (GCC's target attribute, chosen at run time), else SSE2 (x86-64's baseline), else plain
+// C++. --portable asks for SSE2, --scalar for plain C++. All give the same integers.
+enum Kernel { kScalar, kSSE2, kAVX2 };
+#if defined(__x86_64__) || defined(_M_X64)
+#define COLONY_X86 1
+static Kernel g_kernel = kSSE2;
+#else
+static Kernel g_kernel = kScalar;
+#endif
+static bool g_simd_eval = false;  // the output weights fit the int16 dot product (madd)
+
+static const char* kernel_name() { return g_kernel == kAVX2 ? "avx2" : g_kernel == kSSE2 ? "sse2" : "scalar"; }
 
 static void init_net() {
     for (int p = 0; p < 2; p++)
@@ -295,18 +316,16 @@ static void init_net() {
         for (int j = 0; j < H; j++) INIT[persp * H + j] = FT_BIAS[j];
     int64_t mx = 0;
     for (int i = 0; i < kRow; i++) mx = std::max<int64_t>(mx, std::abs(int64_t(OUT_W[i])));
-    bool fits = !NET_SCRELU && mx <= 32767 && int64_t(kRow) * NET_QA * mx < (int64_t(1) << 31);
+    g_simd_eval = !NET_SCRELU && mx <= 32767 && int64_t(kRow) * NET_QA * mx < (int64_t(1) << 31);
     for (int i = 0; i < kRow; i++) OUTW16[i] = int16_t(OUT_W[i]);
+#ifdef COLONY_X86
     __builtin_cpu_init();
-    g_avx2 = __builtin_cpu_supports("avx2");
-    g_avx2_eval = g_avx2 && fits;
+    if (__builtin_cpu_supports("avx2")) g_kernel = kAVX2;
+#endif
 }
 
 inline void acc_add(int16_t* d, const int16_t* r) {
     for (int i = 0; i < kRow; i++) d[i] = int16_t(uint16_t(d[i]) + uint16_t(r[i]));
-}
-inline void acc_sub(int16_t* d, const int16_t* r) {
-    for (int i = 0; i < kRow; i++) d[i] = int16_t(uint16_t(d[i]) - uint16_t(r[i]));
 }
 
 // refresh is Net.Refresh.
@@ -316,24 +335,9 @@ static void refresh(Acc& a, const Pos& p) {
         for (uint64_t b = p.bb[pl]; b; b &= b - 1) acc_add(a.v, PLACE[pl][ctz(b)]);
 }
 
-// acc_move_avx2 is acc_move sixteen lanes at a time, all rows of the move in one pass.
-__attribute__((target("avx2"))) static void acc_move_avx2(Acc& dst, const Acc& src, int p, int to, int from,
-                                                          uint64_t flips) {
-    const int16_t* pl = PLACE[p][to];
-    const int16_t* rm = from >= 0 ? PLACE[p][from] : nullptr;
-    for (int i = 0; i < kRow; i += 16) {
-        __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(src.v + i));
-        v = _mm256_add_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(pl + i)));
-        if (rm) v = _mm256_sub_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rm + i)));
-        for (uint64_t b = flips; b; b &= b - 1)
-            v = _mm256_add_epi16(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(FLIP[p][ctz(b)] + i)));
-        _mm256_store_si256(reinterpret_cast<__m256i*>(dst.v + i), v);
-    }
-}
+inline int32_t clip(int16_t v) { return std::min<int32_t>(std::max<int32_t>(v, 0), NET_QA); }
 
-// acc_move is Net.Move: dst = src updated for player p's move (from < 0: a division).
-static void acc_move(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {
-    if (g_avx2) return acc_move_avx2(dst, src, p, to, from, flips);
+static void acc_move_scalar(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {
     const int16_t* pl = PLACE[p][to];
     if (from >= 0) {
         const int16_t* rm = PLACE[p][from];
@@ -344,9 +348,7 @@ static void acc_move(Acc& dst, const Acc& src, int p, int to, int from, uint64_t
     for (uint64_t b = flips; b; b &= b - 1) acc_add(dst.v, FLIP[p][ctz(b)]);
 }
 
-inline int32_t clip(int16_t v) { return std::min<int32_t>(std::max<int32_t>(v, 0), NET_QA); }
-
-static int64_t output_portable(const int16_t* us, const int16_t* them) {
+static int64_t output_scalar(const int16_t* us, const int16_t* them) {
     int64_t s = OUT_B;
     for (int i = 0; i < H; i++) {
         int32_t a = clip(us[i]), b = clip(them[i]);
@@ -359,29 +361,63 @@ static int64_t output_portable(const int16_t* us, const int16_t* them) {
     return s;
 }
 
-__attribute__((target("avx2"))) static int64_t output_avx2(const int16_t* us, const int16_t* them) {
-    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(int16_t(NET_QA));
-    __m256i s = _mm256_setzero_si256();
-    for (int i = 0; i < H; i += 16) {
-        __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(us + i));
-        __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(them + i));
-        a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
-        b = _mm256_min_epi16(_mm256_max_epi16(b, zero), top);
-        s = _mm256_add_epi32(s, _mm256_madd_epi16(a, _mm256_load_si256(reinterpret_cast<const __m256i*>(OUTW16 + i))));
-        s = _mm256_add_epi32(s, _mm256_madd_epi16(b, _mm256_load_si256(reinterpret_cast<const __m256i*>(OUTW16 + H + i))));
+#ifdef COLONY_X86
+// The SIMD kernels, written once for a vector type V of W int16 lanes: the move's rows added
+// in one pass, and the output's clipped lanes times the int16 weights summed in int32 pairs.
+#define COLONY_KERNELS(SUFFIX, TARGET, V, W, LOAD, STORE, ADD16, SUB16, MAX16, MIN16, SET16, ZERO, MADD, ADD32) \
+    TARGET static void acc_move_##SUFFIX(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {   \
+        const int16_t* pl = PLACE[p][to];                                                                       \
+        const int16_t* rm = from >= 0 ? PLACE[p][from] : nullptr;                                               \
+        for (int i = 0; i < kRow; i += W) {                                                                     \
+            V v = ADD16(LOAD((const V*)(src.v + i)), LOAD((const V*)(pl + i)));                                 \
+            if (rm) v = SUB16(v, LOAD((const V*)(rm + i)));                                                     \
+            for (uint64_t b = flips; b; b &= b - 1) v = ADD16(v, LOAD((const V*)(FLIP[p][ctz(b)] + i)));        \
+            STORE((V*)(dst.v + i), v);                                                                          \
+        }                                                                                                       \
+    }                                                                                                           \
+    TARGET static int64_t output_##SUFFIX(const int16_t* us, const int16_t* them) {                             \
+        const V zero = ZERO(), top = SET16(int16_t(NET_QA));                                                    \
+        V s = ZERO();                                                                                           \
+        for (int i = 0; i < H; i += W) {                                                                        \
+            V a = MIN16(MAX16(LOAD((const V*)(us + i)), zero), top);                                            \
+            V b = MIN16(MAX16(LOAD((const V*)(them + i)), zero), top);                                          \
+            s = ADD32(s, MADD(a, LOAD((const V*)(OUTW16 + i))));                                                \
+            s = ADD32(s, MADD(b, LOAD((const V*)(OUTW16 + H + i))));                                            \
+        }                                                                                                       \
+        alignas(32) int32_t out[W / 2];                                                                         \
+        STORE((V*)out, s);                                                                                      \
+        int64_t t = OUT_B;                                                                                      \
+        for (int k = 0; k < W / 2; k++) t += out[k];                                                            \
+        return t;                                                                                               \
     }
-    alignas(32) int32_t out[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(out), s);
-    int64_t t = OUT_B;
-    for (int k = 0; k < 8; k++) t += out[k];
-    return t;
+
+COLONY_KERNELS(avx2, __attribute__((target("avx2"))), __m256i, 16, _mm256_load_si256, _mm256_store_si256,
+               _mm256_add_epi16, _mm256_sub_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_set1_epi16,
+               _mm256_setzero_si256, _mm256_madd_epi16, _mm256_add_epi32)
+COLONY_KERNELS(sse2, , __m128i, 8, _mm_load_si128, _mm_store_si128, _mm_add_epi16, _mm_sub_epi16, _mm_max_epi16,
+               _mm_min_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_madd_epi16, _mm_add_epi32)
+#endif
+
+// acc_move is Net.Move: dst = src updated for player p's move (from < 0: a division).
+static void acc_move(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {
+#ifdef COLONY_X86
+    if (g_kernel == kAVX2) return acc_move_avx2(dst, src, p, to, from, flips);
+    if (g_kernel == kSSE2) return acc_move_sse2(dst, src, p, to, from, flips);
+#endif
+    acc_move_scalar(dst, src, p, to, from, flips);
 }
 
 // evaluate is Net.Evaluate: the score of the side to move stm (hundredths of a piece).
 static int32_t evaluate(const Acc& a, int stm) {
     const int16_t* us = a.v + stm * H;
     const int16_t* them = a.v + (stm ^ 1) * H;
-    int64_t out = g_avx2_eval ? output_avx2(us, them) : output_portable(us, them);
+    int64_t out;
+#ifdef COLONY_X86
+    if (g_simd_eval && g_kernel == kAVX2) out = output_avx2(us, them);
+    else if (g_simd_eval && g_kernel == kSSE2) out = output_sse2(us, them);
+    else
+#endif
+        out = output_scalar(us, them);
     return int32_t((out * SCORE_MUL) >> 32);
 }
 
@@ -442,22 +478,34 @@ struct Entry {
     uint8_t bound, gen;
 };
 
+// Table is tt.Table: buckets of four entries. The entries come from calloc, so that the
+// system hands out zeroed pages as they are first touched (as Go's make does): a new table
+// costs no time up front.
 struct Table {
-    std::vector<Entry> entries;
+    Entry* entries = nullptr;
+    size_t size = 0;
     uint64_t mask = 0;
     uint8_t gen = 0;
 
-    bool allocated() const { return !entries.empty(); }
+    Table() = default;
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+    ~Table() { std::free(entries); }
+
+    bool allocated() const { return entries != nullptr; }
     void alloc(int mb) {
         mb = std::max(mb, 1);
         uint64_t buckets = 1;
         while (buckets * 2 * 4 * 16 <= uint64_t(mb) << 20) buckets *= 2;
-        entries.assign(buckets * 4, Entry{});
+        std::free(entries);
+        size = buckets * 4;
+        entries = static_cast<Entry*>(std::calloc(size, sizeof(Entry)));
+        if (!entries) size = 0;  // no table rather than no move
         mask = buckets - 1;
         gen = 0;
     }
     void clear() {
-        std::fill(entries.begin(), entries.end(), Entry{});
+        std::memset(static_cast<void*>(entries), 0, size * sizeof(Entry));
         gen = 0;
     }
     const Entry* probe(uint64_t key) const {
@@ -906,6 +954,8 @@ struct Game {
 //   perft POS depth                  -> the perft count
 //   eval POS                         -> the net's score from scratch (Net.Refresh, Evaluate)
 //   line POS m1 m2 ...               -> the net's score after each move, updated incrementally
+//   budget POS myMs incMs            -> soft hard depth nodes: nnab's clock split of a move
+//                                       (alphabeta.Budget; times in nanoseconds)
 //   engine hashMB seed noprune nolmr -> ok: a new engine (nnab.Options)
 //   newgame                          -> ok: the engine's NewGame
 //   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
@@ -972,6 +1022,14 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         return std::to_string(evaluate(a, p.side));
     }
     if (c == "line") return eval_line(f, p);
+    if (c == "budget" && f.size() == 7) {
+        Limits lim;
+        lim.my_time = std::atoll(f[5].c_str()) * colony::kMillisecond;
+        lim.my_inc = std::atoll(f[6].c_str()) * colony::kMillisecond;
+        colony::Budget b = colony::budget(lim, 0, 0, own_turns_left(p), expected_moves(p), RESERVE_DIV);
+        return std::to_string(b.soft) + " " + std::to_string(b.hard) + " " + std::to_string(b.depth) + " " +
+               std::to_string(b.nodes);
+    }
     if (c == "search" && f.size() == 7 && e) {
         Limits lim;
         lim.depth = std::atoi(f[5].c_str());
@@ -1014,6 +1072,7 @@ static int bench() {
     o.hash_mb = 16;
     o.seed = 0;
     Engine* e = new Engine(o);
+    e->tt.alloc(o.hash_mb);  // outside the timing, as the Go benchmark's first search is
     int64_t all_nodes = 0;
     double all_cpu = 0, all_wall = 0;
     for (const Case& c : cases) {
@@ -1030,8 +1089,8 @@ static int bench() {
                     c.depth, colony::coords_str(mc).c_str(), e->last_score, (long long)e->last_nodes, wall,
                     e->last_nodes / std::max(wall, 1e-9), e->last_nodes / std::max(cpu, 1e-9));
     }
-    std::printf("total    nodes %lld  %.0f nodes/s  %.0f nodes/cpu-s  (avx2 %s)\n", (long long)all_nodes,
-                all_nodes / std::max(all_wall, 1e-9), all_nodes / std::max(all_cpu, 1e-9), g_avx2 ? "on" : "off");
+    std::printf("total    nodes %lld  %.0f nodes/s  %.0f nodes/cpu-s  (kernels: %s)\n", (long long)all_nodes,
+                all_nodes / std::max(all_wall, 1e-9), all_nodes / std::max(all_cpu, 1e-9), kernel_name());
     return 0;
 }
 
@@ -1044,7 +1103,10 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         if (a == "--parity") return ataxx::parity();
         if (a == "--bench") return ataxx::bench();
-        if (a == "--portable") ataxx::g_avx2 = ataxx::g_avx2_eval = false;
+#ifdef COLONY_X86
+        if (a == "--portable") ataxx::g_kernel = ataxx::kSSE2;
+#endif
+        if (a == "--scalar") ataxx::g_kernel = ataxx::kScalar;
     }
     static ataxx::Engine eng{ataxx::Options{}};
     ataxx::Game g{&eng};

@@ -1,0 +1,117 @@
+package export
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+)
+
+// Helpers of the C++ exports' tests, for every game: the program built once per test binary,
+// and its --parity command mode.
+
+// cppBuild is one game's program, built on first use.
+type cppBuild struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+var cppBuilds sync.Map // game name -> *cppBuild
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cppBuilds.Range(func(_, v any) bool {
+		if b := v.(*cppBuild); b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
+		return true
+	})
+	os.Exit(code)
+}
+
+// cppProgram returns game's exported C++ program, built with g++ -std=c++17 -O2 (BuildCPP) on
+// first use; the test is skipped when g++ is not installed.
+func cppProgram(t testing.TB, game string) string {
+	t.Helper()
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
+	}
+	v, _ := cppBuilds.LoadOrStore(game, &cppBuild{})
+	b := v.(*cppBuild)
+	b.once.Do(func() {
+		src, _, err := GenerateCPP(CPPOptions{Game: game})
+		if err != nil {
+			b.err = err
+			return
+		}
+		if b.dir, err = os.MkdirTemp("", "colony-cpp-"); err != nil {
+			b.err = err
+			return
+		}
+		b.bin, b.err = BuildCPP(src, b.dir)
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.bin
+}
+
+// parityProc is a program in its --parity command mode: one answer line per command line.
+type parityProc struct {
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+// startParity starts bin's command mode (flags: before --parity, e.g. --portable).
+func startParity(t *testing.T, bin string, flags ...string) *parityProc {
+	t.Helper()
+	cmd := exec.Command(bin, append(flags, "--parity")...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	return &parityProc{in: in, out: sc}
+}
+
+// ask sends the commands (written while the answers are read) and returns one answer each.
+func (p *parityProc) ask(t *testing.T, cmds []string) []string {
+	t.Helper()
+	werr := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriter(p.in)
+		for _, c := range cmds {
+			w.WriteString(c)
+			w.WriteByte('\n')
+		}
+		werr <- w.Flush()
+	}()
+	answers := make([]string, 0, len(cmds))
+	for range cmds {
+		if !p.out.Scan() {
+			t.Fatalf("the C++ program stopped answering after %d of %d commands: %v", len(answers), len(cmds), p.out.Err())
+		}
+		answers = append(answers, p.out.Text())
+	}
+	if err := <-werr; err != nil {
+		t.Fatal(err)
+	}
+	return answers
+}
