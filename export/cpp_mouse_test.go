@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -20,39 +19,19 @@ import (
 	"colony/registry"
 )
 
-// mouseCPP exports the C++ Catch The Mouse agent and builds it alone (BuildCPP: g++ -std=c++17
-// -O2 Main.cpp) in a temporary folder of t; it skips the test when g++ is missing.
-func mouseCPP(t *testing.T) string {
+// askSearches sends cmds to the program and returns the answers of its go commands (the
+// others answer ok).
+func askSearches(t *testing.T, proc *parityProc, cmds []string) []string {
 	t.Helper()
-	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
+	var out []string
+	for i, a := range proc.ask(t, cmds) {
+		if strings.HasPrefix(cmds[i], "go ") {
+			out = append(out, a)
+		} else if a != "ok" {
+			t.Fatalf("%q answered %q", cmds[i], a)
+		}
 	}
-	src, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := BuildCPP(src, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// parityRun feeds cmds to bin --parity and returns its answer lines, which must be want.
-func parityRun(t *testing.T, bin string, cmds []string, want int) []string {
-	t.Helper()
-	cmd := exec.Command(bin, "--parity")
-	cmd.Stdin = strings.NewReader(strings.Join(cmds, "\n") + "\n")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s --parity: %v", bin, err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != want {
-		t.Fatalf("%s --parity answered %d lines, want %d (first: %q)", bin, len(lines), want, lines[0])
-	}
-	return lines
+	return out
 }
 
 // mousePositions are n positions of deterministic playouts from the start, none over: each
@@ -107,7 +86,8 @@ func compareLines(t *testing.T, what string, asked, got, want []string) {
 // agent's seed), and whole stretches of games searched on a node budget with the prover in
 // front, the table and the move-ordering statistics carried from move to move.
 func TestMouseCPPParity(t *testing.T) {
-	bin := mouseCPP(t)
+	bin := cppProgram(t, mouse.Info.Name)
+	proc := startParity(t, bin)
 
 	t.Run("export", func(t *testing.T) {
 		a, info, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name})
@@ -164,7 +144,7 @@ func TestMouseCPPParity(t *testing.T) {
 			cmds = append(cmds, fmt.Sprintf("perft %d %s", d, start))
 			want = append(want, fmt.Sprint(mouse.Perft(start, d)))
 		}
-		compareLines(t, "perft", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+		compareLines(t, "perft", cmds, proc.ask(t, cmds), want)
 	})
 
 	t.Run("eval", func(t *testing.T) {
@@ -176,7 +156,7 @@ func TestMouseCPPParity(t *testing.T) {
 			want[i] = fmt.Sprintf("%d %d %d %d %d", p.Hash(), alphabeta.Evaluate(&p, true), alphabeta.Evaluate(&p, false),
 				p.MouseStepsLeft(), p.MovesLeft())
 		}
-		compareLines(t, "eval", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+		compareLines(t, "eval", cmds, proc.ask(t, cmds), want)
 	})
 
 	t.Run("budget", func(t *testing.T) {
@@ -189,7 +169,7 @@ func TestMouseCPPParity(t *testing.T) {
 				want = append(want, fmt.Sprintf("%d %d %d", soft, hard, depth))
 			}
 		}
-		compareLines(t, "budget", cmds, parityRun(t, bin, cmds, len(cmds)), want)
+		compareLines(t, "budget", cmds, proc.ask(t, cmds), want)
 	})
 
 	t.Run("search", func(t *testing.T) {
@@ -200,7 +180,7 @@ func TestMouseCPPParity(t *testing.T) {
 		// One engine searches them all in turn, as in one game: the history and the table
 		// carry over (the first difference is the one to look at).
 		e := alphabeta.NewWithOptions(alphabeta.Options{Seed: agentSeed})
-		cmds := []string{fmt.Sprint("seed ", agentSeed)}
+		cmds := []string{fmt.Sprint("seed ", agentSeed), "newgame"}
 		var asked, want []string
 		for _, p := range mousePositions(200, 26) {
 			m := e.BestMove(p, engine.Limits{Depth: depth})
@@ -209,7 +189,7 @@ func TestMouseCPPParity(t *testing.T) {
 			asked = append(asked, p.String())
 			want = append(want, fmt.Sprintf("%d %d %d %d", m, d, v, n))
 		}
-		compareLines(t, "search", asked, parityRun(t, bin, cmds, len(want)), want)
+		compareLines(t, "search", asked, askSearches(t, proc, cmds), want)
 	})
 
 	t.Run("games", func(t *testing.T) {
@@ -238,7 +218,7 @@ func TestMouseCPPParity(t *testing.T) {
 				p = p.Apply(m)
 			}
 		}
-		compareLines(t, "games", asked, parityRun(t, bin, cmds, len(want)), want)
+		compareLines(t, "games", asked, askSearches(t, proc, cmds), want)
 	})
 
 	t.Run("protocol", func(t *testing.T) {

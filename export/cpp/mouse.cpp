@@ -31,8 +31,27 @@ constexpr ns Millisecond = colony::kMillisecond;
 
 inline int tz64(u64 b) { return __builtin_ctzll(b); }  // b != 0
 inline int lz64(u64 b) { return b ? __builtin_clzll(b) : 64; }
-inline int pc64(u64 b) { return __builtin_popcountll(b); }
-inline u64 shr(u64 x, int n) { return n >= 64 ? 0 : x >> n; }
+// pc64 counts bits without the popcnt instruction, which -O2 alone does not assume (the
+// builtin would call libgcc).
+inline int pc64(u64 b) {
+  b = b - ((b >> 1) & 0x5555555555555555ULL);
+  b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+  b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return int((b * 0x0101010101010101ULL) >> 56);
+}
+
+// zeroed allocates n zeroed T with calloc: the system hands out zeroed pages as they are first
+// touched (as Go's make does), so a large table costs no time up front. Tables live as long as
+// the program.
+template <class T>
+T* zeroed(size_t n) {
+  T* p = static_cast<T*>(std::calloc(n, sizeof(T)));
+  if (!p) {
+    std::fprintf(stderr, "agent: out of memory\n");
+    std::exit(1);
+  }
+  return p;
+}
 
 // ---- the game (game/mouse) ----
 
@@ -609,22 +628,25 @@ struct TTEntry {
 };
 
 struct TTable {
-  std::vector<TTEntry> entries;
+  TTEntry* entries = nullptr;
+  size_t size = 0;
   u64 mask = 0;
   uint8_t gen = 0;
   static constexpr int bucketSize = 4;
 
-  bool allocated() const { return !entries.empty(); }
+  bool allocated() const { return entries != nullptr; }
   void alloc(int mb) {
     mb = std::max(mb, 1);
     u64 buckets = 1;
     while (buckets * 2 * bucketSize * 16 <= u64(mb) << 20) buckets *= 2;
-    entries.assign(buckets * bucketSize, TTEntry{0, 0, 0, 0, 0, 0});
+    std::free(entries);
+    size = buckets * bucketSize;
+    entries = zeroed<TTEntry>(size);
     mask = buckets - 1;
     gen = 0;
   }
   void clear() {
-    std::fill(entries.begin(), entries.end(), TTEntry{0, 0, 0, 0, 0, 0});
+    std::memset(static_cast<void*>(entries), 0, size * sizeof(TTEntry));
     gen = 0;
   }
   void nextSearch() { gen++; }
@@ -718,7 +740,7 @@ class Searcher {
   // state
   TTable* tt = nullptr;
   bool miceRole = false;
-  std::vector<EvalEntry> evals;
+  EvalEntry* evals = nullptr;  // the evaluation cache, nullptr until the first search
   i64 nodes = 0, nodeLimit = 0;
   i64 start = 0;
   ns hard = 0;
@@ -788,7 +810,7 @@ class Searcher {
   }
   i32 leaf(const Position& p) {
     bool m = miceRole;
-    if (evals.empty()) return evaluate(p, m);
+    if (!evals) return evaluate(p, m);
     u64 key = p.hash;
     if (m) key ^= u64(params::profileKey);
     EvalEntry& e = evals[key & ((u64(1) << params::evalCacheBits) - 1)];
@@ -1015,7 +1037,8 @@ struct SolveResult {
 
 class Solver {
  public:
-  std::vector<SolveEntry> tt;
+  SolveEntry* tt;
+  size_t size;
   u64 mask = 0;
   i64 nodes = 0, nodeLimit = 0;
   int att = 0;
@@ -1030,10 +1053,11 @@ class Solver {
     mb = std::max(mb, 1);
     u64 n = 1;
     while (n * 2 * bucket * 16 <= u64(mb) << 20) n *= 2;
-    tt.assign(n * bucket, SolveEntry{0, 0, 0, 0, {0, 0, 0, 0}});
+    size = n * bucket;
+    tt = zeroed<SolveEntry>(size);
     mask = n - 1;
   }
-  void clear() { std::fill(tt.begin(), tt.end(), SolveEntry{0, 0, 0, 0, {0, 0, 0, 0}}); }
+  void clear() { std::memset(static_cast<void*>(tt), 0, size * sizeof(SolveEntry)); }
   SolveEntry* probe(u64 key) {
     SolveEntry* b = &tt[(key & mask) * bucket];
     for (int i = 0; i < bucket; i++)
@@ -1359,7 +1383,7 @@ class Engine {
   void ready(const Position& pos) {
     Searcher* sr = searcher();
     sr->miceRole = pos.toMove() == Mice;
-    if (sr->evals.empty()) sr->evals.assign(size_t(1) << params::evalCacheBits, EvalEntry{0, 0});
+    if (!sr->evals) sr->evals = zeroed<EvalEntry>(size_t(1) << params::evalCacheBits);
   }
   Move bestMove(const Position& pos, const Limits& lim) {
     i64 start = now_ns();
@@ -1529,7 +1553,8 @@ struct Game {
 //	perft D ROWS SIDE    the perft count
 //	eval ROWS SIDE       hash, the mice's and the team's evaluation, mouse steps and moves left
 //	budget MS ROWS SIDE  soft and hard time (ns) and depth on a whole-game clock of MS ms
-//	newgame              (no answer)
+//	seed S               the seed of the root tie-breaks (answer: ok)
+//	newgame              a new game: table, statistics and prover table cleared (answer: ok)
 //	go NODES DEPTH ROWS SIDE  best move, depth, score, nodes of a search within the limits
 int parity() {
   Engine eng;
@@ -1542,8 +1567,10 @@ int parity() {
     auto board = [&](size_t i) { return f.size() == i + 2 && parseBoard(f[i], f[i + 1], p); };
     if (f[0] == "seed" && f.size() == 2) {
       eng.seed = std::strtoull(f[1].c_str(), nullptr, 10);
+      std::printf("ok\n");
     } else if (f[0] == "newgame") {
       eng.newGame();
+      std::printf("ok\n");
     } else if (f[0] == "perft" && f.size() > 1 && board(2)) {
       std::printf("%llu\n", (unsigned long long)perft(p, std::atoi(f[1].c_str())));
     } else if (f[0] == "eval" && board(1)) {
