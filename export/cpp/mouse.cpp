@@ -947,9 +947,6 @@ class Searcher {
   }
 };
 
-// Engine is the alpha-beta engine of game/mouse/alphabeta, prover included.
-class Solver;
-
 struct Proof {
   Move move = NoMove;
   bool win = false;
@@ -1358,6 +1355,7 @@ colony::Budget budget(const Limits& lim, const Position& pos) {
   return colony::budget(lim, 0, 0, pos.mouseStepsLeft() + 1, pos.movesLeft(), int(params::reserveDiv));
 }
 
+// Engine is the alpha-beta engine of game/mouse/alphabeta, prover included.
 class Engine {
  public:
   int hashMB = int(params::defaultHashMB), solveMB = int(params::defaultSolveMB);
