@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"colony/agent"
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
@@ -461,6 +462,20 @@ func TestCPPJudgeSession(t *testing.T) {
 	for _, want := range []string{"skipping a blank line", "skipping unknown line", "longer than 4096", "applying it by force", "passing the turn"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// TestAgentDefaults: the C++ export plays what the agent plays by default: its -seed
+// (agentSeed) and no opening book, read from the agent's own help.
+func TestAgentDefaults(t *testing.T) {
+	var help bytes.Buffer
+	agent.Main([]string{"-h"}, strings.NewReader(""), &help, &help)
+	for flag, want := range map[string]string{"seed": fmt.Sprintf("(default %d)", agentSeed), "book": `(default "none")`} {
+		_, after, ok := strings.Cut(help.String(), "\n  -"+flag+" ")
+		line, _, _ := strings.Cut(after, "\n  -")
+		if !ok || !strings.Contains(line, want) {
+			t.Errorf("the agent's -%s is %q, the C++ export plays %s", flag, line, want)
 		}
 	}
 }

@@ -151,7 +151,7 @@ inline bool parse_int(const std::string& s, int64_t& v) {
     return true;
 }
 
-inline void logf(const char* fmt, const std::string& a = "", const std::string& b = "") {
+inline void log_line(const char* fmt, const std::string& a = "", const std::string& b = "") {
     std::fprintf(stderr, fmt, a.c_str(), b.c_str());
 }
 
@@ -237,9 +237,9 @@ struct JudgeSession {
             else if (w == "OPP") opp(f);
             else if (w == "POSITION") position(line);
             else if (w == "FINISH") {
-                if (f.size() > 1) logf("agent: extra words after FINISH: \"%s\"\n", line);
+                if (f.size() > 1) log_line("agent: extra words after FINISH: \"%s\"\n", line);
                 return 0;
-            } else logf("agent: skipping unknown line \"%s\"\n", line);
+            } else log_line("agent: skipping unknown line \"%s\"\n", line);
         }
         return 0;
     }
@@ -263,7 +263,7 @@ struct JudgeSession {
         std::string board = line.substr(at + 8);
         Pos p;
         if (!g.parse_board(board, p)) {
-            logf("agent: skipping POSITION line \"%s\"\n", line);
+            log_line("agent: skipping POSITION line \"%s\"\n", line);
             return;
         }
         pos = p;
