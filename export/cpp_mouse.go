@@ -16,11 +16,22 @@ func init() {
 }
 
 func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
-	params, err := mouseParams(alphabeta.Constants())
+	cs := alphabeta.Constants()
+	params, err := mouseParams(cs)
 	if err != nil {
 		return nil, CPPInfo{}, err
 	}
-	info := CPPInfo{Notes: []string{"No net: the registered default (mcts on its network) is not ported; see docs/export-cpp-mouse.md."}}
+	scalar := map[string]int64{}
+	for _, c := range cs {
+		if len(c.Dims) == 0 {
+			scalar[c.Name] = c.Values[0]
+		}
+	}
+	info := CPPInfo{Notes: []string{
+		fmt.Sprintf("Plays:  agent -engine alphabeta with its defaults: seed %d, a %d MB table, a %d MB prover table, no opening book",
+			agentSeed, scalar["defaultHashMB"], scalar["defaultSolveMB"]),
+		"No net: the game's registered default (mcts on its network) has no C++ port; see docs/export-cpp-mouse.md.",
+	}}
 	return map[string]string{"PARAMS": params}, info, nil
 }
 
