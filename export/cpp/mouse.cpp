@@ -10,6 +10,8 @@
 // Build: g++ -std=c++17 -O2 Main.cpp   (standard library only)
 // Run:   ./a.out              the judge protocol on stdin/stdout (the mice are FIRST)
 //        ./a.out --parity     the parity tests' command mode (see parity() below)
+//        ./a.out --bench      nodes per second (the Go side: go test -run x -bench Search
+//                             ./game/mouse/alphabeta)
 
 // @@COMMON@@
 
@@ -1593,11 +1595,38 @@ int parity() {
   return 0;
 }
 
+// ---- nodes per second (game/mouse/alphabeta BenchmarkSearch) ----
+
+// bench searches BenchmarkSearch's position to depth 7 three times, each from a new game, with
+// the default engine (seed 0), and prints the nodes per second and per CPU second.
+int bench() {
+  Position p;
+  parseBoardLine(".RRR....R.R/R...R.RRCR./.....R...../.........../....N.C..../C.........C/........... N", p);
+  Engine eng;
+  Limits lim;
+  lim.depth = 7;
+  i64 nodes = 0;
+  double c0 = colony::cpu_seconds();
+  i64 t0 = now_ns();
+  for (int i = 0; i < 3; i++) {
+    eng.newGame();
+    Move m = eng.bestMove(p, lim);
+    nodes += eng.lastNodes;
+    std::printf("depth %d  move %d  score %d  nodes %lld\n", eng.lastDepth, int(m), eng.lastScore,
+                (long long)eng.lastNodes);
+  }
+  double wall = double(now_ns() - t0) / 1e9, cpu = colony::cpu_seconds() - c0;
+  std::printf("total nodes %lld  %.3f s  %.0f nodes/s  %.0f nodes/cpu-s\n", (long long)nodes, wall,
+              nodes / std::max(wall, 1e-9), nodes / std::max(cpu, 1e-9));
+  return 0;
+}
+
 }  // namespace mouse
 
 int main(int argc, char** argv) {
   mouse::initTables();
   if (argc > 1 && std::string(argv[1]) == "--parity") return mouse::parity();
+  if (argc > 1 && std::string(argv[1]) == "--bench") return mouse::bench();
   mouse::Engine eng;
   eng.seed = params::seed;
   mouse::Game g{&eng};
