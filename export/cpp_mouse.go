@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/alphabeta"
 )
@@ -16,6 +17,9 @@ func init() {
 }
 
 func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
+	if err := mouseSearchPorted(ab.WithDefaults(alphabeta.SearchConfig())); err != nil {
+		return nil, CPPInfo{}, err
+	}
 	cs := alphabeta.Constants()
 	params, err := mouseParams(cs)
 	if err != nil {
@@ -33,6 +37,23 @@ func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
 		"No net: the game's registered default (mcts on its network) has no C++ port; see docs/export-cpp-mouse.md.",
 	}}
 	return map[string]string{"PARAMS": params}, info, nil
+}
+
+// mouseSearchPorted checks that alphabeta's search uses only what cpp/mouse.cpp ports of
+// engine/alphabeta: late-move reductions, killers and history, no aspiration windows, staged
+// moves, pruning near the leaves, killer or root history, root ties by move or reductions
+// eased on the principal variation, and a win score falling one a ply.
+func mouseSearchPorted(c ab.Config[mouse.Move]) error {
+	switch {
+	case c.MaxMoves != mouse.MaxMoves || c.NoMove != mouse.NoMove || c.Pass != mouse.Pass:
+		return fmt.Errorf("export: alphabeta's move bounds (%d, %v, %v) are not Catch The Mouse's", c.MaxMoves, c.NoMove, c.Pass)
+	case c.HistSize&(c.HistSize-1) != 0:
+		return fmt.Errorf("export: alphabeta's history size %d is not a power of two", c.HistSize)
+	case c.Aspiration != 0 || c.Staged || c.RFPDepth != 0 || len(c.LMP) != 0 || c.KillerHistory || c.RootHistory ||
+		c.RootTieMove || c.ReducePVLess || c.PlyStep != 1 || c.Reductions == nil:
+		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta that cpp/mouse.cpp does not port: %+v", c)
+	}
+	return nil
 }
 
 // mouseParams declares the engine's constants (int64_t scalars, int32_t tables) and the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/alphabeta"
 	"colony/games/gamestest"
@@ -108,6 +109,11 @@ func TestMouseCPPParity(t *testing.T) {
 		}
 		if _, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name, Engine: "mcts"}); err == nil {
 			t.Error("mcts, which has no C++ port, was exported")
+		}
+		c := ab.WithDefaults(alphabeta.SearchConfig())
+		c.Aspiration = 20
+		if mouseSearchPorted(c) == nil {
+			t.Error("a search with aspiration windows, which the port lacks, passed the check")
 		}
 	})
 

@@ -1,9 +1,14 @@
 package alphabeta
 
 import (
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/solve"
 )
+
+// SearchConfig is the engine's configuration of the shared search (engine/alphabeta), for
+// ports of the engine: the C++ export checks that it uses no feature the port lacks.
+func SearchConfig() ab.Config[mouse.Move] { return config }
 
 // Constant is one of the engine's numbers by name, for the C++ export (export -lang cpp),
 // which writes them into its source so that its engine and this one share them: a scalar
