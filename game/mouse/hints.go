@@ -37,7 +37,7 @@ func (p Position) MouseStepsLeft() int {
 // MovesLeft estimates how many moves the side to move still plays (the shares a whole-game
 // clock is split into). Real games last about 55 plies (27 to 85): about 30 moves a side
 // from the start, less the steps the mice have made (a caught mouse counted as two), at
-// least movesLeftFloor while the board allows, and never more than the mouse steps left.
+// least MovesLeftFloor while the board allows, and never more than the mouse steps left.
 func (p Position) MovesLeft() int {
 	made, left := 0, 0
 	for _, r := range p.MouseRows() {
@@ -48,16 +48,16 @@ func (p Position) MovesLeft() int {
 			made += 2
 		}
 	}
-	n := max(30-made, movesLeftFloor)
+	n := max(30-made, MovesLeftFloor)
 	return max(1, min(n, left))
 }
 
-// movesLeftFloor is the fewest shares the clock is split into before the mouse steps left
+// MovesLeftFloor is the fewest shares the clock is split into before the mouse steps left
 // bound the game: each move at the floor spends an eighth of what is left. A floor of 4
 // (more of the clock for the last moves) was measured against it over 100 games and gained
 // nothing (44.5%, Elo -38 +/- 69) while losing more games on time to the machine's stalls: the
 // clock a game leaves unspent is mostly in games the prover has already decided (docs/mouse-clock.md).
-const movesLeftFloor = 8
+const MovesLeftFloor = 8
 
 // Heuristic values an unfinished position per player in [-1, 1] (random-rollout cut-offs and
 // adjudication): material (mice left) and advancement, the mouse with a free path to row 7

@@ -639,7 +639,7 @@ func TestMovesLeftAndHeuristic(t *testing.T) {
 		t.Errorf("one mouse on row 6: %d moves left, want 1", n)
 	}
 	mid := mustParse(t, ".RRR....R.R/R...R.RRCR./.....R...../.........../....N.C..../C.........C/........... N")
-	if n := mid.MovesLeft(); n < movesLeftFloor || n > 25 {
+	if n := mid.MovesLeft(); n < MovesLeftFloor || n > 25 {
 		t.Errorf("middle game: %d moves left", n)
 	}
 	for _, p := range randomPositions(11, 50) {

@@ -109,8 +109,7 @@ func ClockBudget(pos *mouse.Position, myTime, inc time.Duration) (soft, hard tim
 // is stuck; mouse.NoMove only in a finished game).
 func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	start := time.Now()
-	// The game has no turn cap, but it cannot last longer than the mouse steps left.
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.MouseStepsLeft()+1, pos.MovesLeft())
+	soft, hard, depth, nodes := e.Budget(&pos, lim)
 	e.veto = e.veto[:0]
 	var proverNodes int64
 	if e.proverOn(&pos, soft, nodes) {
@@ -137,6 +136,13 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		e.ab.SetStats(d, v, n+proverNodes)
 	}
 	return m
+}
+
+// Budget turns the limits of a search of pos into a soft time (no new iteration once half of
+// it is spent), a hard time, a depth and a node budget (engine/alphabeta Engine.Budget): the
+// game has no turn cap, but it cannot last longer than the mouse steps left.
+func (e *Engine) Budget(pos *mouse.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
+	return e.ab.Budget(lim, pos.MouseStepsLeft()+1, pos.MovesLeft())
 }
 
 // proverSpeed is how many prover nodes cost the time of one search node.

@@ -60,11 +60,12 @@ type Solver struct {
 	deadline  time.Time
 	stop      bool
 
-	moves [maxPly][mouse.MaxMoves]mouse.Move
-	keys  [maxPly][mouse.MaxMoves]int32
+	moves [MaxPly][mouse.MaxMoves]mouse.Move
+	keys  [MaxPly][mouse.MaxMoves]int32
 }
 
-const maxPly = 140
+// MaxPly bounds a proof's plies from its root.
+const MaxPly = 140
 
 // entry: for one position and attacker, win is the smallest depth proven a win (0: none;
 // terminal positions are not stored), fail the largest depth proven not to be one (0: none
@@ -79,9 +80,9 @@ type entry struct {
 
 const bucket = 4
 
-// ttMinDepth: nodes this close to the horizon neither probe nor store (cheaper to search
+// TTMinDepth: nodes this close to the horizon neither probe nor store (cheaper to search
 // than a cache miss).
-const ttMinDepth = 2
+const TTMinDepth = 2
 
 // attSalt tells the two attackers' entries apart.
 var attSalt = [2]uint64{0, 0x9E3779B97F4A7C15}
@@ -239,7 +240,7 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 	}
 	att := s.att
 	side := p.ToMove()
-	if d <= 0 || ply >= maxPly-1 || lowerBound(&p, att) > d {
+	if d <= 0 || ply >= MaxPly-1 || lowerBound(&p, att) > d {
 		return false
 	}
 	if side == mouse.Mice && p.InnerMice()&row5 != 0 {
@@ -250,7 +251,7 @@ func (s *Solver) search(p mouse.Position, d, ply int) bool {
 		key = 1
 	}
 	hint := mouse.NoMove
-	useTT := d >= ttMinDepth
+	useTT := d >= TTMinDepth
 	if !useTT {
 	} else if e := s.probe(key); e != nil {
 		if e.win != 0 && int(e.win) <= d {
@@ -503,7 +504,7 @@ func (s *Solver) rootMove(p mouse.Position, d int) mouse.Move {
 		if w, _ := s.winsAfter(p, m, d); w {
 			return m
 		}
-		if s.nodes-n0 > 3*rootMoveNodes {
+		if s.nodes-n0 > 3*RootMoveNodes {
 			break // the table lost the proof: no move rather than a long search
 		}
 	}
@@ -514,8 +515,8 @@ func (s *Solver) winsAfter(p mouse.Position, m mouse.Move, d int) (bool, bool) {
 	// The proof is in the table: re-reading it is cheap. A bound keeps an overwritten entry
 	// from costing more than a moment.
 	lim, dl, n0 := s.nodeLimit, s.deadline, s.nodes
-	s.nodeLimit, s.deadline = s.nodes+rootMoveNodes, time.Time{}
-	defer func() { s.nodeLimit, s.deadline, s.nodes = lim, dl, n0+min(s.nodes-n0, rootMoveNodes) }()
+	s.nodeLimit, s.deadline = s.nodes+RootMoveNodes, time.Time{}
+	defer func() { s.nodeLimit, s.deadline, s.nodes = lim, dl, n0+min(s.nodes-n0, RootMoveNodes) }()
 	c := p.Apply(m)
 	if c.Terminal() {
 		return c.Winner() == s.att, true
@@ -525,5 +526,5 @@ func (s *Solver) winsAfter(p mouse.Position, m mouse.Move, d int) (bool, bool) {
 	return w && !s.stop, !s.stop
 }
 
-// rootMoveNodes bounds the search that confirms one winning move.
-const rootMoveNodes = 100_000
+// RootMoveNodes bounds the search that confirms one winning move.
+const RootMoveNodes = 100_000
