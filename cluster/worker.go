@@ -166,3 +166,13 @@ func keys(objs []store.Object) []string {
 	}
 	return out
 }
+
+// PlayTo runs play into out: a local directory as it is, or, for a store URL, as the Worker w
+// with out as its shards store.
+func PlayTo(ctx context.Context, out string, w Worker, play Play) (selfplay.Stats, error) {
+	if !store.IsURL(out) {
+		return play(ctx, out, selfplay.Config{})
+	}
+	w.Shards = out
+	return w.Run(ctx, play)
+}

@@ -18,7 +18,7 @@ import (
 
 // Format constants.
 const (
-	Magic         = "COLSHARD"
+	Magic = "COLSHARD"
 	// FormatVersion is the newest version this package reads. It writes version 3 only for a
 	// shard that carries its games' moves (Meta.Moves), version 2 otherwise; version 1 (no
 	// flags) is still read.

@@ -78,3 +78,20 @@ func Load(info games.Info, path string) (m *nn.Model, name string, err error) {
 	}
 	return m, name, nil
 }
+
+// LoadOrRandom returns the network self-play starts from: a fresh random net when random
+// names a size ("4x32", for tests), else Load's model (a missing one says how to get one).
+func LoadOrRandom(info games.Info, path, random string) (*nn.Model, string, error) {
+	if random != "" {
+		var b, c int
+		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
+			return nil, "", fmt.Errorf("random net %q: want BLOCKSxCHANNELS", random)
+		}
+		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
+	}
+	m, name, err := Load(info, path)
+	if errors.Is(err, ErrNoModel) {
+		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
+	}
+	return m, name, err
+}

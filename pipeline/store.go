@@ -63,7 +63,7 @@ type StoreConfig struct {
 	Game string `json:"game"`
 	// Init is the first best net of a new run: a model file or random:BxC.
 	Init   string   `json:"init"`
-	Engine string   `json:"engine"` // the engine workers play with (default mcts)
+	Engine string   `json:"engine"`           // the engine workers play with (default mcts)
 	Accept []string `json:"accept,omitempty"` // more net SHA-256s whose shards are taken
 
 	MinShards  int           `json:"min_shards"` // new accepted shards a generation waits for (default 1)
@@ -93,7 +93,7 @@ type StoreState struct {
 	Stage      string      `json:"stage"`
 	BestSHA    string      `json:"best_sha256"` // nets/<sha>.model
 	Accepted   []string    `json:"accepted_nets"`
-	Ingested   []string    `json:"ingested"` // shard keys taken into training, in order
+	Ingested   []string    `json:"ingested"`  // shard keys taken into training, in order
 	GenStart   int         `json:"gen_start"` // len(Ingested) when the generation began
 	Rejected   int         `json:"rejected"`
 	History    []GenResult `json:"history"`

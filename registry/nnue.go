@@ -54,3 +54,24 @@ func newNNAB(o games.EngineOptions) (*nnab.Engine, error) {
 	}
 	return nnab.New(no)
 }
+
+// BootstrapNet names the net a bootstrap engine of g plays with, for the shards' provenance:
+// for an engine on an nnue net (EngineInfo.NNUE) the file at path or the newest embedded net,
+// with its SHA-256; for any other engine nothing (and a path is refused).
+func BootstrapNet(g Game, engineName, path string) (name, sha string, err error) {
+	nnueEngine := false
+	for _, e := range g.Engines() {
+		nnueEngine = nnueEngine || (e.Name == engineName && e.NNUE)
+	}
+	if !nnueEngine {
+		if path != "" {
+			return "", "", fmt.Errorf("-model with -bootstrap needs an engine on an nnue net, not %s", engineName)
+		}
+		return "", "", nil
+	}
+	m, name, err := models.LoadNNUE(g.Info().Name, g.Info().EncoderVersion, path)
+	if err != nil {
+		return "", "", err
+	}
+	return name, m.SHA256(), nil
+}

@@ -4,6 +4,7 @@
 //
 //	selfplay -game bacteria-war -out shards/ -games 1000 [-model FILE] [-workers N] [-playouts 200] [-seed S]
 //	selfplay -game bacteria-war -bootstrap -engine alphabeta -depth 3 -out shards/ -games 2000
+//	selfplay -model s3://bucket/run1/best.model -out s3://bucket/run1/shards -index N -games 100  (docs/cluster.md)
 package main
 
 import (
@@ -20,12 +21,12 @@ import (
 	"syscall"
 	"time"
 
+	"colony/cluster"
 	"colony/data"
 	"colony/engine"
 	"colony/games"
 	"colony/mcts"
 	"colony/models"
-	"colony/nn"
 	"colony/registry"
 	"colony/selfplay"
 )
@@ -38,8 +39,10 @@ func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
-	out := fs.String("out", "", "directory for the shards (required)")
-	modelPath := fs.String("model", "", "model file (default: the embedded best model)")
+	out := fs.String("out", "", "directory for the shards, or a shards store URL (s3://bucket/run1/shards) (required)")
+	modelPath := fs.String("model", "", "model file or URL (default: the embedded best model)")
+	index := fs.Int("index", -1, "with an -out URL: this worker's index, in its keys and game seeds (default $JOB_COMPLETION_INDEX, else 0)")
+	spool := fs.String("spool", "spool", "with an -out URL: local directory of the shards not yet uploaded")
 	random := fs.String("random-net", "", "use a fresh random net of this size, e.g. 4x32 (testing)")
 	nGames := fs.Int("games", 0, "games to play in all (0: run for -duration)")
 	duration := fs.Duration("duration", 0, "stop starting games after this long")
@@ -89,8 +92,18 @@ func run(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{}}
-	var st selfplay.Stats
+	if *index < 0 {
+		if *index, err = cluster.IndexFromEnv(0); err != nil {
+			fmt.Fprintf(stderr, "selfplay: %v\n", err)
+			return 2
+		}
+	}
+	if *modelPath, err = cluster.FetchObject(ctx, *modelPath, *spool+".model"); err != nil {
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		return 1
+	}
+	meta := data.Meta{Generation: *gen, GitRevision: gitRevision(), Extra: map[string]string{"engine": *engineName}}
+	var play cluster.Play
 	if *boot {
 		if *depth == 0 && *nodes == 0 {
 			fmt.Fprintln(stderr, "selfplay: -bootstrap needs -depth or -nodes")
@@ -103,8 +116,9 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
 		eo := games.EngineOptions{HashMB: *hash}
-		name, sha, ok := modelFor(g, *engineName, *modelPath, stderr)
-		if !ok {
+		name, sha, err := registry.BootstrapNet(g, *engineName, *modelPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 2
 		}
 		if name != "" {
@@ -119,11 +133,13 @@ func run(args []string, stderr io.Writer) int {
 			AdjudicateScore: int32(*adjScore), AdjudicatePlies: *adjPlies, RecordScores: *recordScores,
 			Seed: *seed, PerShard: *perShard, Meta: meta}
 		bc.Progress.Progress = stderr
-		st, err = g.Bootstrap(ctx, bc, *engineName, eo, *out)
+		play = func(ctx context.Context, dir string, place selfplay.Config) (selfplay.Stats, error) {
+			bc.Placement = place
+			return g.Bootstrap(ctx, bc, *engineName, eo, dir)
+		}
 	} else {
-		var m *nn.Model
-		var name string
-		m, name, err = loadModel(g.Info(), *modelPath, *random)
+		meta.Extra["engine"] = "mcts"
+		m, name, err := models.LoadOrRandom(g.Info(), *modelPath, *random)
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 1
@@ -138,8 +154,12 @@ func run(args []string, stderr io.Writer) int {
 			PerShard: *perShard, Meta: meta, Progress: stderr}
 		cfg.Search = mcts.DefaultConfig()
 		cfg.Search.BatchSize = *batch
-		st, err = g.SelfPlay(ctx, cfg, m, *out)
+		play = func(ctx context.Context, dir string, place selfplay.Config) (selfplay.Stats, error) {
+			cfg.WorkerBase, cfg.FirstGame, cfg.ShardName = place.WorkerBase, place.FirstGame, place.ShardName
+			return g.SelfPlay(ctx, cfg, m, dir)
+		}
 	}
+	st, err := cluster.PlayTo(ctx, *out, cluster.Worker{Index: *index, Workers: *workers, Spool: *spool, NetSHA: meta.ModelSHA256, Log: stderr}, play)
 	var wins []string
 	for i, name := range g.Info().PlayerNames {
 		w := fmt.Sprintf("%s won %d", name, st.Wins[i])
@@ -158,22 +178,6 @@ func run(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// loadModel returns the network to play with: a file, the embedded best, or a random net.
-func loadModel(info games.Info, path, random string) (*nn.Model, string, error) {
-	if random != "" {
-		var b, c int
-		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
-			return nil, "", fmt.Errorf("-random-net %q: want BLOCKSxCHANNELS", random)
-		}
-		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
-	}
-	m, name, err := models.Load(info, path)
-	if errors.Is(err, models.ErrNoModel) {
-		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
-	}
-	return m, name, err
-}
-
 // gitRevision is the commit the binary runs from, when it can be found.
 func gitRevision() string {
 	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
@@ -181,27 +185,4 @@ func gitRevision() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// modelFor names the net a bootstrap engine plays with and stores its SHA-256 in the shards'
-// provenance: for an nnue engine the -model file or the newest embedded net. ok is false (the
-// message written) when the file does not load.
-func modelFor(g registry.Game, engineName, path string, stderr io.Writer) (name, sha string, ok bool) {
-	nnueEngine := false
-	for _, e := range g.Engines() {
-		nnueEngine = nnueEngine || (e.Name == engineName && e.NNUE)
-	}
-	if !nnueEngine {
-		if path != "" {
-			fmt.Fprintf(stderr, "selfplay: -model with -bootstrap needs an engine on an nnue net, not %s\n", engineName)
-			return "", "", false
-		}
-		return "", "", true
-	}
-	m, name, err := models.LoadNNUE(g.Info().Name, g.Info().EncoderVersion, path)
-	if err != nil {
-		fmt.Fprintf(stderr, "selfplay: %v\n", err)
-		return "", "", false
-	}
-	return name, m.SHA256(), true
 }
