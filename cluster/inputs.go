@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"colony/data"
 	"colony/ingest"
@@ -49,7 +50,7 @@ func (in *Inputs) Localize(ctx context.Context, game registry.Game) error {
 		in.Cache = dir
 	}
 	if store.IsURL(in.Model) {
-		p, err := FetchObject(ctx, in.Model, filepath.Join(in.Cache, "model"))
+		p, err := FetchObject(ctx, in.Model, filepath.Join(in.Cache, "model"), 0)
 		if err != nil {
 			return err
 		}
@@ -126,8 +127,9 @@ func ParseAccept(s string) []string {
 }
 
 // FetchObject downloads the object at url into dir (created) under its base name and returns
-// the file's path; a plain path is returned as it is.
-func FetchObject(ctx context.Context, url, dir string) (string, error) {
+// the file's path; a plain path is returned as it is. A missing object is waited for up to
+// wait (a worker started with the trainer that creates the run's best.model).
+func FetchObject(ctx context.Context, url, dir string, wait time.Duration) (string, error) {
 	if !store.IsURL(url) {
 		return url, nil
 	}
@@ -135,7 +137,20 @@ func FetchObject(ctx context.Context, url, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := store.WithRetry(st, store.DefaultBackoff).Get(ctx, key)
+	st = store.WithRetry(st, store.DefaultBackoff)
+	deadline := time.Now().Add(wait)
+	var b []byte
+	for {
+		b, err = st.Get(ctx, key)
+		if !errors.Is(err, store.ErrNotFound) || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
 	if err != nil {
 		return "", err
 	}

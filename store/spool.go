@@ -16,8 +16,8 @@ import (
 
 // Spool uploads the finished files of a local directory to a store and removes each once it
 // is stored, so that a worker that cannot reach the store keeps its files on disk and uploads
-// them later. A file's key is its path relative to Dir (with Prefix in front); files whose
-// names start with "." (temporary files of unfinished writes) are left alone. An upload is a
+// them later. A file's key is its path relative to Dir (with Prefix in front); files and
+// directories whose names start with "." (temporary files of unfinished writes) are left alone. An upload is a
 // Put: whole or absent, and a file uploaded twice (a kill between the Put and the remove)
 // lands on the same key.
 type Spool struct {
@@ -50,7 +50,11 @@ func (s *Spool) Pending() ([]string, error) {
 			}
 			return err
 		}
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		hidden := strings.HasPrefix(e.Name(), ".") && p != s.Dir
+		if e.IsDir() && hidden {
+			return filepath.SkipDir
+		}
+		if e.IsDir() || hidden {
 			return nil
 		}
 		rel, err := filepath.Rel(s.Dir, p)

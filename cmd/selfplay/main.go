@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -98,7 +99,7 @@ func run(args []string, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if *modelPath, err = cluster.FetchObject(ctx, *modelPath, *spool+".model"); err != nil {
+	if *modelPath, err = cluster.FetchObject(ctx, *modelPath, filepath.Join(*spool, ".model"), 10*time.Minute); err != nil {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
 		return 1
 	}
