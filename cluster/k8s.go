@@ -29,6 +29,7 @@ type Config struct {
 	WorkerGames   int    `json:"worker_games"`   // games per pod
 	WorkerThreads int    `json:"worker_threads"` // self-play workers per pod (one core each)
 	Playouts      int    `json:"playouts"`
+	PerShard      int    `json:"per_shard"` // examples per shard
 	WorkerCPU     string `json:"worker_cpu"`
 	WorkerMemory  string `json:"worker_memory"`
 
@@ -36,6 +37,7 @@ type Config struct {
 	TrainSteps    int    `json:"train_steps"`
 	GateGames     int    `json:"gate_games"`
 	GatePlayouts  int    `json:"gate_playouts"`
+	Promote       string `json:"promote"` // the gate's promotion score, 0..1
 	MinShards     int    `json:"min_shards"`
 	TrainerCPU    string `json:"trainer_cpu"`
 	TrainerMemory string `json:"trainer_memory"`
@@ -46,8 +48,8 @@ type Config struct {
 // DefaultConfig is the configuration of the manifests in deploy/k8s.
 func DefaultConfig() Config {
 	return Config{Name: "colony", Image: "colony:latest", Game: "bacteria-war", Store: "s3://colony/run1",
-		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerThreads: 1, Playouts: 200,
-		WorkerCPU: "1", WorkerMemory: "1Gi", Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200,
+		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerThreads: 1, Playouts: 200, PerShard: 4096,
+		WorkerCPU: "1", WorkerMemory: "1Gi", Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200, Promote: "0.55",
 		MinShards: 8, TrainerCPU: "2", TrainerMemory: "4Gi"}
 }
 
@@ -111,7 +113,8 @@ func (c Config) Manifests() (map[string]any, error) {
 			"COLONY_WORKER_GAMES": strconv.Itoa(c.WorkerGames), "COLONY_WORKER_THREADS": strconv.Itoa(c.WorkerThreads),
 			"COLONY_PLAYOUTS": strconv.Itoa(c.Playouts), "COLONY_INIT": c.Init, "COLONY_TRAIN_STEPS": strconv.Itoa(c.TrainSteps),
 			"COLONY_GATE_GAMES": strconv.Itoa(c.GateGames), "COLONY_GATE_PLAYOUTS": strconv.Itoa(c.GatePlayouts),
-			"COLONY_MIN_SHARDS": strconv.Itoa(c.MinShards),
+			"COLONY_MIN_SHARDS": strconv.Itoa(c.MinShards), "COLONY_PER_SHARD": strconv.Itoa(c.PerShard),
+			"COLONY_PROMOTE": c.Promote,
 		}}
 	from, vars := c.env()
 	wres, err := resources(c.WorkerCPU, c.WorkerMemory)
@@ -138,7 +141,7 @@ func (c Config) Manifests() (map[string]any, error) {
 						Command: []string{ImageBin + "selfplay"},
 						Args: []string{"-game", "$(COLONY_GAME)", "-model", "$(COLONY_STORE)/best.model", "-out", "$(COLONY_STORE)/shards",
 							"-index", "$(JOB_COMPLETION_INDEX)", "-games", "$(COLONY_WORKER_GAMES)",
-							"-workers", "$(COLONY_WORKER_THREADS)", "-playouts", "$(COLONY_PLAYOUTS)", "-spool", "/spool"},
+							"-workers", "$(COLONY_WORKER_THREADS)", "-playouts", "$(COLONY_PLAYOUTS)", "-per-shard", "$(COLONY_PER_SHARD)", "-spool", "/spool"},
 						EnvFrom: from, Env: append([]corev1.EnvVar{index}, vars...), Resources: wres,
 						VolumeMounts: []corev1.VolumeMount{spoolMount}}}}}}}
 	workVol, workMount := scratch("work", "/work")
@@ -148,7 +151,7 @@ func (c Config) Manifests() (map[string]any, error) {
 		Containers: []corev1.Container{{Name: "trainer", Image: c.Image, Command: []string{ImageBin + "cluster"},
 			Args: []string{"cycle", "-game", "$(COLONY_GAME)", "-run", "$(COLONY_STORE)", "-init", "$(COLONY_INIT)",
 				"-generations", "1", "-train-steps", "$(COLONY_TRAIN_STEPS)", "-gate-games", "$(COLONY_GATE_GAMES)",
-				"-gate-playouts", "$(COLONY_GATE_PLAYOUTS)", "-min-shards", "$(COLONY_MIN_SHARDS)", "-work", "/work"},
+				"-gate-playouts", "$(COLONY_GATE_PLAYOUTS)", "-promote", "$(COLONY_PROMOTE)", "-min-shards", "$(COLONY_MIN_SHARDS)", "-work", "/work"},
 			EnvFrom: from, Env: vars, Resources: tres, VolumeMounts: []corev1.VolumeMount{workMount}}}}
 	jobSpec := batchv1.JobSpec{Completions: &one, BackoffLimit: &backoff,
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: c.meta("trainer").Labels}, Spec: podSpec}}
@@ -271,12 +274,14 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.WorkerGames, "worker-games", c.WorkerGames, "games per self-play pod")
 	fs.IntVar(&c.WorkerThreads, "worker-threads", c.WorkerThreads, "self-play workers per pod (a core each)")
 	fs.IntVar(&c.Playouts, "playouts", c.Playouts, "playouts per self-play move")
+	fs.IntVar(&c.PerShard, "per-shard", c.PerShard, "examples per shard")
 	fs.StringVar(&c.WorkerCPU, "worker-cpu", c.WorkerCPU, "CPU request and limit of a self-play pod")
 	fs.StringVar(&c.WorkerMemory, "worker-memory", c.WorkerMemory, "memory request and limit of a self-play pod")
 	fs.StringVar(&c.Init, "init", c.Init, "first best net of a new run (file in the image, or random:BxC)")
 	fs.IntVar(&c.TrainSteps, "train-steps", c.TrainSteps, "training steps per generation")
 	fs.IntVar(&c.GateGames, "gate-games", c.GateGames, "gating games per generation")
 	fs.IntVar(&c.GatePlayouts, "gate-playouts", c.GatePlayouts, "playouts per gating move")
+	fs.StringVar(&c.Promote, "promote", c.Promote, "the gate promotes at this score (0..1) or more")
 	fs.IntVar(&c.MinShards, "min-shards", c.MinShards, "new shards a generation waits for")
 	fs.StringVar(&c.TrainerCPU, "trainer-cpu", c.TrainerCPU, "CPU request and limit of the trainer")
 	fs.StringVar(&c.TrainerMemory, "trainer-memory", c.TrainerMemory, "memory request and limit of the trainer")
