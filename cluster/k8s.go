@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -25,13 +26,15 @@ type Config struct {
 	Endpoint  string `json:"endpoint"` // AWS_ENDPOINT_URL ("" for AWS S3)
 	Secret    string `json:"secret"`   // Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
 
-	Workers       int    `json:"workers"`        // pods of the self-play Indexed Job
-	WorkerGames   int    `json:"worker_games"`   // games per pod
-	WorkerThreads int    `json:"worker_threads"` // self-play workers per pod (one core each)
-	Playouts      int    `json:"playouts"`
-	PerShard      int    `json:"per_shard"` // examples per shard
-	WorkerCPU     string `json:"worker_cpu"`
-	WorkerMemory  string `json:"worker_memory"`
+	Workers     int `json:"workers"`      // pods of the self-play Indexed Job
+	WorkerGames int `json:"worker_games"` // games per pod (0: WorkerDuration)
+	// WorkerDuration stops a pod starting games after this long ("0s": only WorkerGames).
+	WorkerDuration string `json:"worker_duration"`
+	WorkerThreads  int    `json:"worker_threads"` // self-play workers per pod (one core each)
+	Playouts       int    `json:"playouts"`
+	PerShard       int    `json:"per_shard"` // examples per shard
+	WorkerCPU      string `json:"worker_cpu"`
+	WorkerMemory   string `json:"worker_memory"`
 
 	Init          string `json:"init"` // the first best net of a new run (a file in the image, or random:BxC)
 	TrainSteps    int    `json:"train_steps"`
@@ -48,7 +51,7 @@ type Config struct {
 // DefaultConfig is the configuration of the manifests in deploy/k8s.
 func DefaultConfig() Config {
 	return Config{Name: "colony", Image: "colony:latest", Game: "bacteria-war", Store: "s3://colony/run1",
-		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerThreads: 1, Playouts: 200, PerShard: 4096,
+		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerDuration: "0s", WorkerThreads: 1, Playouts: 200, PerShard: 4096,
 		WorkerCPU: "1", WorkerMemory: "1Gi", Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200, Promote: "0.55",
 		MinShards: 8, TrainerCPU: "2", TrainerMemory: "4Gi"}
 }
@@ -104,13 +107,16 @@ func scratch(name, mount string) (corev1.Volume, corev1.VolumeMount) {
 // Manifests returns the objects: the ConfigMap, the self-play Indexed Job, and the trainer's
 // Job (or CronJob), by file name.
 func (c Config) Manifests() (map[string]any, error) {
-	if c.Workers < 1 || c.WorkerGames < 1 || c.WorkerThreads < 1 {
-		return nil, fmt.Errorf("cluster: workers %d, games %d, threads %d: want at least 1 each", c.Workers, c.WorkerGames, c.WorkerThreads)
+	if d, err := time.ParseDuration(c.WorkerDuration); err != nil || d < 0 || (d == 0 && c.WorkerGames < 1) {
+		return nil, fmt.Errorf("cluster: worker games %d, duration %q: want games or a duration", c.WorkerGames, c.WorkerDuration)
+	}
+	if c.Workers < 1 || c.WorkerThreads < 1 {
+		return nil, fmt.Errorf("cluster: workers %d, threads %d: want at least 1 each", c.Workers, c.WorkerThreads)
 	}
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: c.meta("config"),
 		Data: map[string]string{
 			"COLONY_GAME": c.Game, "COLONY_STORE": c.Store, "AWS_ENDPOINT_URL": c.Endpoint,
-			"COLONY_WORKER_GAMES": strconv.Itoa(c.WorkerGames), "COLONY_WORKER_THREADS": strconv.Itoa(c.WorkerThreads),
+			"COLONY_WORKER_GAMES": strconv.Itoa(c.WorkerGames), "COLONY_WORKER_DURATION": c.WorkerDuration, "COLONY_WORKER_THREADS": strconv.Itoa(c.WorkerThreads),
 			"COLONY_PLAYOUTS": strconv.Itoa(c.Playouts), "COLONY_INIT": c.Init, "COLONY_TRAIN_STEPS": strconv.Itoa(c.TrainSteps),
 			"COLONY_GATE_GAMES": strconv.Itoa(c.GateGames), "COLONY_GATE_PLAYOUTS": strconv.Itoa(c.GatePlayouts),
 			"COLONY_MIN_SHARDS": strconv.Itoa(c.MinShards), "COLONY_PER_SHARD": strconv.Itoa(c.PerShard),
@@ -140,7 +146,7 @@ func (c Config) Manifests() (map[string]any, error) {
 					Containers: []corev1.Container{{Name: "selfplay", Image: c.Image,
 						Command: []string{ImageBin + "selfplay"},
 						Args: []string{"-game", "$(COLONY_GAME)", "-model", "$(COLONY_STORE)/best.model", "-out", "$(COLONY_STORE)/shards",
-							"-index", "$(JOB_COMPLETION_INDEX)", "-games", "$(COLONY_WORKER_GAMES)",
+							"-index", "$(JOB_COMPLETION_INDEX)", "-games", "$(COLONY_WORKER_GAMES)", "-duration", "$(COLONY_WORKER_DURATION)",
 							"-workers", "$(COLONY_WORKER_THREADS)", "-playouts", "$(COLONY_PLAYOUTS)", "-per-shard", "$(COLONY_PER_SHARD)", "-spool", "/spool"},
 						EnvFrom: from, Env: append([]corev1.EnvVar{index}, vars...), Resources: wres,
 						VolumeMounts: []corev1.VolumeMount{spoolMount}}}}}}}
@@ -271,7 +277,8 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL (AWS_ENDPOINT_URL; \"\": AWS)")
 	fs.StringVar(&c.Secret, "secret", c.Secret, "Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "self-play pods (the Indexed Job's completions and parallelism)")
-	fs.IntVar(&c.WorkerGames, "worker-games", c.WorkerGames, "games per self-play pod")
+	fs.IntVar(&c.WorkerGames, "worker-games", c.WorkerGames, "games per self-play pod (0: -worker-duration)")
+	fs.StringVar(&c.WorkerDuration, "worker-duration", c.WorkerDuration, "a self-play pod starts no game after this long (0s: -worker-games only)")
 	fs.IntVar(&c.WorkerThreads, "worker-threads", c.WorkerThreads, "self-play workers per pod (a core each)")
 	fs.IntVar(&c.Playouts, "playouts", c.Playouts, "playouts per self-play move")
 	fs.IntVar(&c.PerShard, "per-shard", c.PerShard, "examples per shard")
