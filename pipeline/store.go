@@ -305,6 +305,9 @@ func (c *StoreCycle) cache() string { return filepath.Join(c.work, "shards") }
 // Ingest runs one ingest pass over shards/ (see package ingest) and records what it took.
 func (c *StoreCycle) Ingest(ctx context.Context) (ingest.Report, error) {
 	seen := map[string]bool{}
+	if err := os.MkdirAll(c.cache(), 0o755); err != nil {
+		return ingest.Report{}, err
+	}
 	for _, k := range c.s.Ingested {
 		seen[k] = true
 		// A fresh machine: bring back what was taken before (checked again by the loader).
