@@ -258,15 +258,7 @@ func (c *StoreCycle) gen(kind, ext string) string {
 
 // Run plays n generations.
 func (c *StoreCycle) Run(ctx context.Context, n int) ([]GenResult, error) {
-	var out []GenResult
-	for range n {
-		res, err := c.Generation(ctx)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, *res)
-	}
-	return out, nil
+	return generations(ctx, n, c.Generation)
 }
 
 // Generation finishes the generation in progress from its stage: ingest and train, gate,

@@ -25,9 +25,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
 }
 
 func run(ctx context.Context, args []string, stderr io.Writer) int {
