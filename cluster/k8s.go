@@ -35,6 +35,9 @@ type Config struct {
 	PerShard       int    `json:"per_shard"` // examples per shard
 	WorkerCPU      string `json:"worker_cpu"`
 	WorkerMemory   string `json:"worker_memory"`
+	// Deadline is how long a pod may run before Kubernetes ends it as hung (seconds); the
+	// Job then starts another pod for its index.
+	Deadline int64 `json:"deadline_seconds"`
 
 	Init          string `json:"init"` // the first best net of a new run (a file in the image, or random:BxC)
 	TrainSteps    int    `json:"train_steps"`
@@ -52,7 +55,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Name: "colony", Image: "colony:latest", Game: "bacteria-war", Store: "s3://colony/run1",
 		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerDuration: "0s", WorkerThreads: 1, Playouts: 200, PerShard: 4096,
-		WorkerCPU: "1", WorkerMemory: "1Gi", Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200, Promote: "0.55",
+		WorkerCPU: "1", WorkerMemory: "1Gi", Deadline: 6 * 3600, Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200, Promote: "0.55",
 		MinShards: 8, TrainerCPU: "2", TrainerMemory: "4Gi"}
 }
 
@@ -110,8 +113,8 @@ func (c Config) Manifests() (map[string]any, error) {
 	if d, err := time.ParseDuration(c.WorkerDuration); err != nil || d < 0 || (d == 0 && c.WorkerGames < 1) {
 		return nil, fmt.Errorf("cluster: worker games %d, duration %q: want games or a duration", c.WorkerGames, c.WorkerDuration)
 	}
-	if c.Workers < 1 || c.WorkerThreads < 1 {
-		return nil, fmt.Errorf("cluster: workers %d, threads %d: want at least 1 each", c.Workers, c.WorkerThreads)
+	if c.Workers < 1 || c.WorkerThreads < 1 || c.Deadline < 1 {
+		return nil, fmt.Errorf("cluster: workers %d, threads %d, deadline %d s: want at least 1 each", c.Workers, c.WorkerThreads, c.Deadline)
 	}
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: c.meta("config"),
 		Data: map[string]string{
@@ -142,7 +145,7 @@ func (c Config) Manifests() (map[string]any, error) {
 		Spec: batchv1.JobSpec{Completions: &workers, Parallelism: &workers, CompletionMode: &indexed, BackoffLimit: &backoff,
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: c.meta("selfplay").Labels},
 				Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyOnFailure, SecurityContext: nonRoot(),
-					Volumes: []corev1.Volume{spoolVol},
+					ActiveDeadlineSeconds: &c.Deadline, Volumes: []corev1.Volume{spoolVol},
 					Containers: []corev1.Container{{Name: "selfplay", Image: c.Image,
 						Command: []string{ImageBin + "selfplay"},
 						Args: []string{"-game", "$(COLONY_GAME)", "-model", "$(COLONY_STORE)/best.model", "-out", "$(COLONY_STORE)/shards",
@@ -153,7 +156,7 @@ func (c Config) Manifests() (map[string]any, error) {
 	workVol, workMount := scratch("work", "/work")
 	one := int32(1)
 	podSpec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyOnFailure, SecurityContext: nonRoot(),
-		Volumes: []corev1.Volume{workVol},
+		ActiveDeadlineSeconds: &c.Deadline, Volumes: []corev1.Volume{workVol},
 		Containers: []corev1.Container{{Name: "trainer", Image: c.Image, Command: []string{ImageBin + "cluster"},
 			Args: []string{"cycle", "-game", "$(COLONY_GAME)", "-run", "$(COLONY_STORE)", "-init", "$(COLONY_INIT)",
 				"-generations", "1", "-train-steps", "$(COLONY_TRAIN_STEPS)", "-gate-games", "$(COLONY_GATE_GAMES)",
@@ -284,6 +287,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.PerShard, "per-shard", c.PerShard, "examples per shard")
 	fs.StringVar(&c.WorkerCPU, "worker-cpu", c.WorkerCPU, "CPU request and limit of a self-play pod")
 	fs.StringVar(&c.WorkerMemory, "worker-memory", c.WorkerMemory, "memory request and limit of a self-play pod")
+	fs.Int64Var(&c.Deadline, "deadline", c.Deadline, "seconds a pod may run before Kubernetes ends it as hung")
 	fs.StringVar(&c.Init, "init", c.Init, "first best net of a new run (file in the image, or random:BxC)")
 	fs.IntVar(&c.TrainSteps, "train-steps", c.TrainSteps, "training steps per generation")
 	fs.IntVar(&c.GateGames, "gate-games", c.GateGames, "gating games per generation")
