@@ -86,14 +86,38 @@ func s3Env(t *testing.T) (*gateway, string) {
 	t.Setenv(store.EnvSecretKey, "colonytestsecret")
 	t.Setenv(store.EnvEndpoint, "http://"+addr)
 	t.Setenv(store.EnvEndpointS3, "")
-	bins := t.TempDir()
-	t0 := time.Now()
-	out, err := exec.Command("go", "build", "-o", bins+"/", "colony/cmd/selfplay", "colony/cmd/cluster").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		t0 := time.Now()
+		binDir, buildErr = os.MkdirTemp("", "colony-s3-bin-")
+		if buildErr == nil {
+			var out []byte
+			out, buildErr = exec.Command("go", "build", "-o", binDir+"/", "colony/cmd/selfplay", "colony/cmd/cluster").CombinedOutput()
+			if buildErr != nil {
+				buildErr = fmt.Errorf("go build: %w\n%s", buildErr, out)
+			}
+		}
+		t.Logf("binaries built in %s", time.Since(t0).Round(time.Millisecond))
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	t.Logf("versitygw on %s; binaries built in %s", addr, time.Since(t0).Round(time.Millisecond))
-	return g, bins
+	t.Logf("versitygw on %s", addr)
+	return g, binDir
+}
+
+// The pods' binaries, built once for the tests of this package.
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
 // syncBuf is a buffer that pods write into at once.
@@ -273,6 +297,14 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	before, _, _ := shardCounts(t, shards) // every shard in the store decodes: none is partial
+	old := map[string][]byte{}
+	maxSeq := -1
+	objs, _ := shards.List(ctx, mine)
+	for _, o := range objs {
+		old[o.Key], _ = shards.Get(ctx, o.Key)
+		_, _, seq, _ := ingest.ParseKey(o.Key)
+		maxSeq = max(maxSeq, seq)
+	}
 	cmd, _ = l.WorkerCommand(ctx, 0)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("restarted worker 0: %v\n%s", err, out.String())
@@ -287,8 +319,13 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 		}
 	}
 	var rec WorkerStart
-	if b, err := shards.Get(ctx, "workers/0.json"); err != nil || json.Unmarshal(b, &rec) != nil || rec.Starts != 2 {
-		t.Fatalf("workers/0.json: %+v, %v", rec, err)
+	if b, err := shards.Get(ctx, "workers/0.json"); err != nil || json.Unmarshal(b, &rec) != nil || rec.Starts != 2 || rec.NextSeq <= maxSeq {
+		t.Fatalf("workers/0.json: %+v, %v (the first start's last shard %d)", rec, err, maxSeq)
+	}
+	for k, b := range old { // the restart overwrote nothing (a re-upload of a spooled shard puts the same bytes)
+		if now, err := shards.Get(ctx, k); err != nil || !bytes.Equal(now, b) {
+			t.Fatalf("%s changed after the restart: %v", k, err)
+		}
 	}
 	t.Logf("kill: %d shards before the restart, %d after, %d games each in one shard", before, after, len(games))
 
