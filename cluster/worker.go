@@ -83,8 +83,9 @@ func (w *Worker) Run(ctx context.Context, play Play) (selfplay.Stats, error) {
 	if err != nil {
 		return selfplay.Stats{}, err
 	}
-	st := store.WithRetry(raw, store.Backoff{Initial: w.Backoff.Initial, Max: w.Backoff.Max, Log: w.Log}) // until ctx ends
-	if err := store.EnsureBucket(ctx, raw); err != nil {
+	forever := store.Backoff{Initial: w.Backoff.Initial, Max: w.Backoff.Max, Log: w.Log} // until ctx ends
+	st := store.WithRetry(raw, forever)
+	if err := forever.Do(ctx, "bucket", func() error { return store.EnsureBucket(ctx, raw) }); err != nil {
 		return selfplay.Stats{}, err
 	}
 	net := w.NetSHA
