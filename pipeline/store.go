@@ -133,11 +133,8 @@ func OpenStore(ctx context.Context, url string, g StoreGame, cfg StoreConfig, wo
 	b, err := c.st.Get(ctx, "state.json")
 	switch {
 	case err == nil:
-		if err := json.Unmarshal(b, &c.s); err != nil {
-			return nil, fmt.Errorf("pipeline: %s/state.json: %w", url, err)
-		}
-		if c.s.Version != StoreStateVersion {
-			return nil, fmt.Errorf("pipeline: %s/state.json has version %d, this build reads %d", url, c.s.Version, StoreStateVersion)
+		if err := decodeState(b, url, &c.s); err != nil {
+			return nil, err
 		}
 		if c.s.Game != g.Info().Name {
 			return nil, fmt.Errorf("pipeline: run %s is a run of %s, not %s", url, c.s.Game, g.Info().Name)
@@ -474,4 +471,40 @@ func (c *StoreCycle) storePromote(ctx context.Context) (*GenResult, error) {
 		return nil, err
 	}
 	return &res, nil
+}
+
+// ReadStoreState reads the state of the run at url (nothing is created).
+func ReadStoreState(ctx context.Context, url string) (*StoreState, error) {
+	st, err := store.Open(url)
+	if err != nil {
+		return nil, err
+	}
+	b, err := store.WithRetry(st, store.DefaultBackoff).Get(ctx, "state.json")
+	if err != nil {
+		return nil, err
+	}
+	var s StoreState
+	return &s, decodeState(b, url, &s)
+}
+
+// decodeState reads state.json, refusing a version this build does not know.
+func decodeState(b []byte, url string, s *StoreState) error {
+	if err := json.Unmarshal(b, s); err != nil {
+		return fmt.Errorf("pipeline: %s/state.json: %w", url, err)
+	}
+	if s.Version != StoreStateVersion {
+		return fmt.Errorf("pipeline: %s/state.json has version %d, this build reads %d", url, s.Version, StoreStateVersion)
+	}
+	return nil
+}
+
+// Summary is a few lines on where the run stands, for `cluster status`.
+func (s *StoreState) Summary(w io.Writer) {
+	fmt.Fprintf(w, "%s: generation %d, stage %s, best net %.12s\n", s.Game, s.Generation, s.Stage, s.BestSHA)
+	fmt.Fprintf(w, "shards: %d accepted into training (%d this generation), %d rejected to quarantine; %d accepted nets\n",
+		len(s.Ingested), len(s.Ingested)-s.GenStart, s.Rejected, len(s.Accepted))
+	for _, h := range s.History {
+		fmt.Fprintf(w, "generation %d: candidate %.12s scored %.3f over %d games (elo %+.0f): promoted %v\n",
+			h.Generation, h.CandidateSHA256, h.Score, h.Games, h.EloDiff, h.Promoted)
+	}
 }

@@ -124,4 +124,12 @@ func TestStoreCycle(t *testing.T) {
 	if err := json.Unmarshal(sb, &st2); err != nil || st2.Generation != 3 || len(st2.Ingested) <= len(st.Ingested) || len(st2.Accepted) != 3 {
 		t.Fatalf("after generation 2: %+v, %v", st2, err)
 	}
+	rs, err := ReadStoreState(ctx, url)
+	var sum strings.Builder
+	if err == nil {
+		rs.Summary(&sum)
+	}
+	if !strings.Contains(sum.String(), "generation 3, stage ingest-train") || !strings.Contains(sum.String(), "1 rejected") {
+		t.Fatalf("status: %q, %v", sum.String(), err)
+	}
 }

@@ -5,6 +5,7 @@
 //	                                                 run those manifests' pods as local processes
 //	cluster cycle -game G -run s3://b/run1 -init random:4x32 [-generations 1]
 //	                                                 the trainer: ingest, train, gate, promote on the store
+//	cluster status -run s3://b/run1                   where the run stands
 package main
 
 import (
@@ -31,7 +32,7 @@ func main() {
 
 func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: cluster manifests|local|cycle [flags] (cluster CMD -h)")
+		fmt.Fprintln(stderr, "usage: cluster manifests|local|cycle|status [flags] (cluster CMD -h)")
 		return 2
 	}
 	fs := flag.NewFlagSet("cluster "+args[0], flag.ContinueOnError)
@@ -44,8 +45,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		err = local(ctx, fs, args[1:], stderr)
 	case "cycle":
 		err = cycle(ctx, fs, args[1:], stderr)
+	case "status":
+		err = status(ctx, fs, args[1:], stderr)
 	default:
-		fmt.Fprintf(stderr, "cluster: unknown command %q (manifests, local, cycle)\n", args[0])
+		fmt.Fprintf(stderr, "cluster: unknown command %q (manifests, local, cycle, status)\n", args[0])
 		return 2
 	}
 	switch {
@@ -164,4 +167,17 @@ func cycle(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Write
 	}
 	_, err = cy.Run(ctx, *gens)
 	return err
+}
+
+func status(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	runURL := fs.String("run", "", "the run's store URL (required)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	st, err := pipeline.ReadStoreState(ctx, *runURL)
+	if err != nil {
+		return err
+	}
+	st.Summary(os.Stdout)
+	return nil
 }
