@@ -15,6 +15,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -79,6 +80,9 @@ type Config struct {
 	Accept func(netSHA, engine string) error
 	Cache  string          // accepted shards are written here as <net>-<index>-<seq>.shard
 	Seen   map[string]bool // keys ingested before (skipped; the pass adds the new ones)
+	// MaxBytes refuses larger objects without reading them (default 256 MiB): only their
+	// reason goes to quarantine.
+	MaxBytes int64
 	Log    io.Writer       // one line per rejected shard (nil: none)
 }
 
@@ -124,6 +128,13 @@ func Run(ctx context.Context, c Config) (Report, error) {
 			rep.Skipped++
 			continue
 		}
+		if limit := cmp.Or(c.MaxBytes, 256<<20); o.Size > limit {
+			reason := fmt.Sprintf("size: %d bytes, over the %d-byte limit (not kept)", o.Size, limit)
+			if err := reject(ctx, &c, &rep, o.Key, nil, reason); err != nil {
+				return rep, err
+			}
+			continue
+		}
 		buf, err := c.Shards.Get(ctx, o.Key)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // taken meanwhile
@@ -133,13 +144,8 @@ func Run(ctx context.Context, c Config) (Report, error) {
 		}
 		n, reason := check(&c, o.Key, buf)
 		if reason != "" {
-			if err := quarantine(ctx, &c, o.Key, buf, reason); err != nil {
+			if err := reject(ctx, &c, &rep, o.Key, buf, reason); err != nil {
 				return rep, err
-			}
-			rep.Rejected++
-			rep.Reasons[o.Key] = reason
-			if c.Log != nil {
-				fmt.Fprintf(c.Log, "ingest: %s quarantined: %s\n", o.Key, reason)
 			}
 			continue
 		}
@@ -239,17 +245,25 @@ func equalBits(a, b []float32) bool {
 	return true
 }
 
-// quarantine moves key to quarantine/<key> with the reason beside it.
-func quarantine(ctx context.Context, c *Config, key string, buf []byte, reason string) error {
+// reject moves key to quarantine/<key> (buf, when not nil) with the reason beside it, and
+// counts it.
+func reject(ctx context.Context, c *Config, rep *Report, key string, buf []byte, reason string) error {
 	q := path.Join(QuarantinePrefix, key)
 	if err := c.Quarantine.Put(ctx, q+".reason", []byte(reason+"\n")); err != nil {
 		return err
 	}
-	if err := c.Quarantine.Put(ctx, q, buf); err != nil {
-		return err
+	if buf != nil {
+		if err := c.Quarantine.Put(ctx, q, buf); err != nil {
+			return err
+		}
 	}
 	if err := c.Shards.Delete(ctx, key); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
+	}
+	rep.Rejected++
+	rep.Reasons[key] = reason
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "ingest: %s quarantined: %s\n", key, reason)
 	}
 	return nil
 }

@@ -135,6 +135,16 @@ func TestIngestQuarantines(t *testing.T) {
 	if err != nil || rep2.Accepted != len(objs)-2 || rep2.Skipped != 2 || rep2.Rejected != 0 {
 		t.Fatalf("second pass: %v, %v", rep2, err)
 	}
+	// An object over the size limit is refused unread.
+	put(Key("", 8, 0), make([]byte, 2000))
+	seen := map[string]bool{}
+	for _, o := range objs {
+		seen[o.Key] = true
+	}
+	rep3, err := Run(ctx, Config{Shards: st, Game: g, Cache: t.TempDir(), MaxBytes: 1000, Seen: seen})
+	if err != nil || rep3.Rejected != 1 || !strings.Contains(rep3.Reasons[Key("", 8, 0)], "size") {
+		t.Fatalf("oversized: %v, %v", rep3, err)
+	}
 }
 
 func cloneMoves(in []data.GameMoves) []data.GameMoves {
