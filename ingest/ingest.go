@@ -83,7 +83,7 @@ type Config struct {
 	// MaxBytes refuses larger objects without reading them (default 256 MiB): only their
 	// reason goes to quarantine.
 	MaxBytes int64
-	Log    io.Writer       // one line per rejected shard (nil: none)
+	Log      io.Writer // one line per rejected shard (nil: none)
 }
 
 // Report counts a pass.
