@@ -297,17 +297,25 @@ func (c *StoreCycle) Ingest(ctx context.Context) (ingest.Report, error) {
 	if err := os.MkdirAll(c.cache(), 0o755); err != nil {
 		return ingest.Report{}, err
 	}
-	for _, k := range c.s.Ingested {
+	// A fresh machine: bring back what was taken before (checked again by the loader), dated
+	// in the order it was taken, since the replay window takes the newest files.
+	t0 := time.Now().Add(-time.Duration(len(c.s.Ingested)) * time.Millisecond)
+	for i, k := range c.s.Ingested {
 		seen[k] = true
-		// A fresh machine: bring back what was taken before (checked again by the loader).
-		if _, err := os.Stat(filepath.Join(c.cache(), ingest.CacheName(k))); err != nil {
-			b, err := c.st.Get(ctx, store.Join("shards", k))
-			if err != nil {
-				return ingest.Report{}, err
-			}
-			if err := atomicfile.WriteFile(filepath.Join(c.cache(), ingest.CacheName(k)), b); err != nil {
-				return ingest.Report{}, err
-			}
+		p := filepath.Join(c.cache(), ingest.CacheName(k))
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		b, err := c.st.Get(ctx, store.Join("shards", k))
+		if err == nil {
+			err = atomicfile.WriteFile(p, b)
+		}
+		if err == nil {
+			t := t0.Add(time.Duration(i) * time.Millisecond)
+			err = os.Chtimes(p, t, t)
+		}
+		if err != nil {
+			return ingest.Report{}, err
 		}
 	}
 	shards, err := store.Open(store.Join(c.st.URL(), "shards"))
