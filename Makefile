@@ -39,7 +39,7 @@ $(TOOLS)/versitygw:
 	GOBIN=$(TOOLS) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
 test-s3: $(TOOLS)/versitygw
-	COLONY_VERSITYGW=$(TOOLS)/versitygw $(GO) test -count=1 -run 'TestS3' -timeout 15m -v ./cluster
+	COLONY_VERSITYGW=$(TOOLS)/versitygw $(GO) test -count=1 -run 'TestS3' -timeout 15m -v ./cluster/kube
 
 # Everything, including the deep perft levels and long checks.
 test-long:

@@ -1,7 +1,7 @@
 // Package cluster runs Colony's generation cycle on more than one machine: self-play workers
-// that put their shards into a store (Worker), the Kubernetes manifests of the workers' Indexed
-// Job and the trainer's Job generated from a typed configuration (Manifests), and a local run of
-// those same manifests as processes (Local). docs/cluster.md is the user's guide.
+// that put their shards into a store (Worker) and commands whose files are store URLs
+// (Inputs). The Kubernetes manifests and their local run are package cluster/kube.
+// docs/cluster.md is the user's guide.
 package cluster
 
 import (

@@ -1,6 +1,6 @@
 // Command cluster runs Colony's generation cycle beyond one machine (docs/cluster.md):
 //
-//	cluster manifests -o deploy/k8s [config flags]   write the Kubernetes manifests (cluster.Config)
+//	cluster manifests -o deploy/k8s [config flags]   write the Kubernetes manifests (kube.Config)
 //	cluster local -workers N -store s3://b/run1 -endpoint http://127.0.0.1:7070 [-bin bin] [-generations G]
 //	                                                 run those manifests' pods as local processes
 //	cluster cycle -game G -run s3://b/run1 -init random:4x32 [-generations 1]
@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"colony/cluster"
+	"colony/cluster/kube"
 	"colony/pipeline"
 	"colony/registry"
 )
@@ -80,7 +80,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func manifests(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	c := cluster.DefaultConfig()
+	c := kube.DefaultConfig()
 	c.Flags(fs)
 	out := fs.String("o", "deploy/k8s", "directory for the manifests")
 	if err := parse(fs, args); err != nil {
@@ -88,14 +88,14 @@ func manifests(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	}
 	written, err := c.Write(*out)
 	if err == nil {
-		_, err = cluster.Decode(*out)
+		_, err = kube.Decode(*out)
 	}
 	fmt.Fprintf(stderr, "cluster manifests: %d files changed in %s\n", len(written), *out)
 	return err
 }
 
 func local(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	c := cluster.DefaultConfig()
+	c := kube.DefaultConfig()
 	c.Flags(fs)
 	out := fs.String("o", "", "write the manifests here and run them (default: a temporary directory)")
 	bin := fs.String("bin", "bin", "directory of the local binaries that replace the image's /colony/")
@@ -117,11 +117,11 @@ func local(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Write
 	if _, err := c.Write(*out); err != nil {
 		return err
 	}
-	m, err := cluster.Decode(*out)
+	m, err := kube.Decode(*out)
 	if err != nil {
 		return err
 	}
-	l := &cluster.Local{Manifests: m, Bin: *bin, Work: *work, Stdout: stderr}
+	l := &kube.Local{Manifests: m, Bin: *bin, Work: *work, Stdout: stderr}
 	for g := 1; g <= *gens; g++ {
 		t0 := time.Now()
 		fmt.Fprintf(stderr, "cluster local: generation %d: %d self-play pods and the trainer\n", g, l.WorkerPods())

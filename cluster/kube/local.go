@@ -1,4 +1,4 @@
-package cluster
+package kube
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"colony/cluster"
 )
 
 // Local runs the pods of the generated manifests as local processes, the way Kubernetes
@@ -165,7 +167,7 @@ func (l *Local) environment(c corev1.Container, index int) (map[string]string, e
 		}
 	}
 	if index >= 0 {
-		env[EnvIndex] = strconv.Itoa(index) // as the Job controller sets it
+		env[cluster.EnvIndex] = strconv.Itoa(index) // as the Job controller sets it
 	}
 	return env, nil
 }

@@ -1,4 +1,4 @@
-package cluster
+package kube
 
 // The tests against a real S3 server: versitygw (github.com/versity/versitygw) serving a
 // temporary directory on 127.0.0.1. They run when COLONY_VERSITYGW names its binary (make
@@ -28,6 +28,8 @@ import (
 	"colony/pipeline"
 	"colony/registry"
 	"colony/store"
+
+	"colony/cluster"
 )
 
 // gateway is a versitygw process serving dir on addr.
@@ -318,7 +320,7 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 			t.Fatalf("game %#x is in %d shards", id, n)
 		}
 	}
-	var rec WorkerStart
+	var rec cluster.WorkerStart
 	if b, err := shards.Get(ctx, "workers/0.json"); err != nil || json.Unmarshal(b, &rec) != nil || rec.Starts != 2 || rec.NextSeq <= maxSeq {
 		t.Fatalf("workers/0.json: %+v, %v (the first start's last shard %d)", rec, err, maxSeq)
 	}

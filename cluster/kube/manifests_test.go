@@ -1,4 +1,4 @@
-package cluster
+package kube
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"colony/cluster"
 )
 
 // TestManifestsUpToDate regenerates deploy/k8s from DefaultConfig, compares it with the
@@ -18,7 +20,7 @@ func TestManifestsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join("..", "deploy", "k8s")
+	dir := filepath.Join("..", "..", "deploy", "k8s")
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != len(files) {
 		t.Errorf("%s holds %d files, the configuration makes %d", dir, len(ents), len(files))
@@ -26,7 +28,7 @@ func TestManifestsUpToDate(t *testing.T) {
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is not what cluster.DefaultConfig generates (%v): run go run ./cmd/cluster manifests -o deploy/k8s", name, err)
+			t.Errorf("%s is not what kube.DefaultConfig generates (%v): run go run ./cmd/cluster manifests -o deploy/k8s", name, err)
 		}
 	}
 	d, err := Decode(dir)
@@ -39,7 +41,7 @@ func TestManifestsUpToDate(t *testing.T) {
 	}
 	pod := job.Spec.Template.Spec
 	c := pod.Containers[0]
-	if !slices.Contains(c.Args, "$(JOB_COMPLETION_INDEX)") || c.Env[0].Name != EnvIndex {
+	if !slices.Contains(c.Args, "$(JOB_COMPLETION_INDEX)") || c.Env[0].Name != cluster.EnvIndex {
 		t.Errorf("the worker's index is not JOB_COMPLETION_INDEX: args %v", c.Args)
 	}
 	if c.Resources.Requests.Cpu().String() != "1" || c.Resources.Limits.Memory().String() != "1Gi" {
@@ -106,7 +108,7 @@ func TestExpand(t *testing.T) {
 // ConfigMap's values, its index, the Secret's keys from the local environment, the local
 // binary and a local directory for its volume.
 func TestLocalCommand(t *testing.T) {
-	d, err := Decode(filepath.Join("..", "deploy", "k8s"))
+	d, err := Decode(filepath.Join("..", "..", "deploy", "k8s"))
 	if err != nil {
 		t.Fatal(err)
 	}
