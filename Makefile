@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= nnab
 B       ?= alphabeta
 
-.PHONY: all build test test-long play match bench perft fuzz vet clean tidy-check
+.PHONY: all build test test-long test-s3 play match bench perft fuzz vet clean tidy-check
 
 all: build
 
@@ -28,6 +28,18 @@ test:
 	$(GO) vet ./...
 	$(GO) test -short -timeout 9m ./...
 	GOEXPERIMENT=simd $(GO) test -short -timeout 5m ./nn
+
+# The tests against a real S3 server (docs/cluster.md): versitygw serving a temporary folder
+# on 127.0.0.1, installed from the Go module proxy into $(TOOLS) when it is not there (2-3 min
+# once), then two local self-play pods and the trainer through it, a SIGKILLed worker and a
+# 30 s outage of the store.
+VERSITYGW_VERSION := v1.8.0
+TOOLS   ?= $(CURDIR)/tools/bin
+$(TOOLS)/versitygw:
+	GOBIN=$(TOOLS) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+test-s3: $(TOOLS)/versitygw
+	COLONY_VERSITYGW=$(TOOLS)/versitygw $(GO) test -count=1 -run 'TestS3' -timeout 15m -v ./cluster/kube
 
 # Everything, including the deep perft levels and long checks.
 test-long:

@@ -124,7 +124,11 @@ type Writer struct {
 	policy   []PolicyEntry
 	exs      []Example // Input and Policy index into inputs and policy via polStart
 	polStart []int
+	moves    []GameMoves // the pending games' moves (AddGame), nil when none were given
 	paths    []string
+	// Name, when set, names each shard instead of the default: a path relative to the
+	// writer's directory (subdirectories are created). Set it before the first Add.
+	Name func(meta *Meta) string
 }
 
 // Create returns a Writer that writes shards described by meta into dir (created if
@@ -148,14 +152,43 @@ func (w *Writer) Add(ex Example) error {
 	if err := checkExample(&w.meta, &ex); err != nil {
 		return fmt.Errorf("data: writer: example %d of shard %d: %w", len(w.exs), w.seq, err)
 	}
-	w.inputs = append(w.inputs, ex.Input...)
-	w.polStart = append(w.polStart, len(w.policy))
-	w.policy = append(w.policy, ex.Policy...)
-	w.exs = append(w.exs, Example{Values: ex.Values, Scores: ex.Scores, GameID: ex.GameID, Ply: ex.Ply})
+	w.push(&ex)
 	if len(w.exs) >= w.perShard {
 		return w.Flush()
 	}
 	return nil
+}
+
+// AddGame adds the examples of one whole game with its moves (so the shard is version 3 and
+// a reader can replay it); the shard is written after the game when PerShard examples are
+// pending, so a game is never split between shards. Use AddGame or Add, not both.
+func (w *Writer) AddGame(g GameMoves, exs []Example) error {
+	for i := range exs {
+		if exs[i].GameID != g.GameID {
+			return fmt.Errorf("data: writer: example %d of game %#x has game id %#x", i, g.GameID, exs[i].GameID)
+		}
+		if err := checkExample(&w.meta, &exs[i]); err != nil {
+			return fmt.Errorf("data: writer: example %d of game %#x: %w", i, g.GameID, err)
+		}
+	}
+	if len(exs) == 0 {
+		return nil // a game without recorded positions adds nothing to train on
+	}
+	for _, ex := range exs {
+		w.push(&ex)
+	}
+	w.moves = append(w.moves, GameMoves{GameID: g.GameID, Moves: append([]int32(nil), g.Moves...)})
+	if len(w.exs) >= w.perShard {
+		return w.Flush()
+	}
+	return nil
+}
+
+func (w *Writer) push(ex *Example) {
+	w.inputs = append(w.inputs, ex.Input...)
+	w.polStart = append(w.polStart, len(w.policy))
+	w.policy = append(w.policy, ex.Policy...)
+	w.exs = append(w.exs, Example{Values: ex.Values, Scores: ex.Scores, GameID: ex.GameID, Ply: ex.Ply})
 }
 
 // Pending returns the number of examples not yet written.
@@ -179,14 +212,22 @@ func (w *Writer) Flush() error {
 		w.exs[i].Input = w.inputs[i*in : (i+1)*in]
 		w.exs[i].Policy = w.policy[w.polStart[i]:end]
 	}
+	meta := w.meta
+	meta.Moves = w.moves
 	name := fmt.Sprintf("%s-g%04d-w%03d-%d-%06d%s", w.meta.Game, w.meta.Generation, w.meta.Worker, w.stamp, w.seq, ShardExt)
+	if w.Name != nil {
+		name = w.Name(&meta)
+	}
 	path := filepath.Join(w.dir, name)
-	if err := WriteShard(path, w.meta, w.exs); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("data: writer: %w", err)
+	}
+	if err := WriteShard(path, meta, w.exs); err != nil {
 		return err
 	}
 	w.seq++
 	w.paths = append(w.paths, path)
-	w.inputs, w.policy, w.exs, w.polStart = w.inputs[:0], w.policy[:0], w.exs[:0], w.polStart[:0]
+	w.inputs, w.policy, w.exs, w.polStart, w.moves = w.inputs[:0], w.policy[:0], w.exs[:0], w.polStart[:0], nil
 	return nil
 }
 

@@ -18,10 +18,15 @@ import (
 
 // Format constants.
 const (
-	Magic         = "COLSHARD"
-	FormatVersion = 2 // version 1 (no score flag, no scores) is still read
+	Magic = "COLSHARD"
+	// FormatVersion is the newest version this package reads. It writes version 3 only for a
+	// shard that carries its games' moves (Meta.Moves), version 2 otherwise; version 1 (no
+	// flags) is still read.
+	FormatVersion = 3
 	// flagScores, in the header's flags word: every record carries Scores after Values.
 	flagScores = 1
+	// flagMoves (version 3): after the records, the payload holds every game's moves.
+	flagMoves = 2
 	// ShardExt is the extension of finished shard files; readers ignore every other name.
 	ShardExt = ".shard"
 
@@ -74,6 +79,14 @@ type Example struct {
 	Scored bool
 }
 
+// GameMoves is the whole move sequence of one game of a shard (format version 3): the policy
+// index of every move played from the game's start position, recorded or not, so that a
+// reader can replay the game and check that each example is a position of it.
+type GameMoves struct {
+	GameID uint64
+	Moves  []int32 // policy indices (games.Move.PolicyIndex), in order
+}
+
 // Meta describes a shard. Game, EncoderVersion, InputSize, PolicySize and PlaneSize are
 // stored in the binary header; the rest travels as JSON.
 type Meta struct {
@@ -99,6 +112,9 @@ type Meta struct {
 	CreatedUnix int64  `json:"created_unix,omitempty"` // seconds since 1970, set by the caller
 	// Scored says that every example carries Scores (a header flag, not JSON).
 	Scored bool `json:"-"`
+	// Moves, when set, are the moves of every game of the shard (format version 3, a header
+	// flag); a shard with moves has moves for each GameID of its examples.
+	Moves []GameMoves `json:"-"`
 	// Extra holds anything else (search settings, temperatures, hostnames...).
 	Extra map[string]string `json:"extra,omitempty"`
 }
@@ -189,6 +205,12 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 		games[examples[i].GameID] = struct{}{}
 		raw = appendRecord(raw, &examples[i], meta.planeSize(), meta.Scored)
 	}
+	if meta.Moves != nil {
+		var err error
+		if raw, err = appendMoves(raw, meta.Moves, games, meta.PolicySize); err != nil {
+			return nil, fmt.Errorf("data: shard moves: %w", err)
+		}
+	}
 	if len(raw) > maxPayload {
 		return nil, fmt.Errorf("data: %d examples take %d bytes, over the %d-byte shard limit", len(examples), len(raw), maxPayload)
 	}
@@ -209,6 +231,11 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 	if meta.Scored {
 		flags |= flagScores
 	}
+	version := uint32(2)
+	if meta.Moves != nil {
+		flags |= flagMoves
+		version = 3
+	}
 	for _, v := range []int{meta.EncoderVersion, meta.InputSize, meta.PolicySize, meta.PlaneSize, flags} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(v))
 	}
@@ -223,7 +250,7 @@ func EncodeShard(meta Meta, examples []Example) ([]byte, error) {
 
 	out := make([]byte, 0, prefixLen+len(hdr)+len(comp)+checksumLen)
 	out = append(out, Magic...)
-	out = binary.LittleEndian.AppendUint32(out, FormatVersion)
+	out = binary.LittleEndian.AppendUint32(out, version)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(hdr)))
 	out = append(out, hdr...)
 	out = append(out, comp...)
@@ -356,7 +383,7 @@ func decodeShard(buf []byte, want *Expect) (*shardContent, error) {
 	if len(r.b) != 0 {
 		return nil, corrupt("header has %d unexpected trailing bytes", len(r.b))
 	}
-	if known := map[uint32]uint32{1: 0, 2: flagScores}[version]; flags&^known != 0 {
+	if known := map[uint32]uint32{1: 0, 2: flagScores, 3: flagScores | flagMoves}[version]; flags&^known != 0 {
 		return nil, fmt.Errorf("%w: unknown header flags %#x in a version %d shard", ErrMismatch, flags, version)
 	}
 	m.Scored = flags&flagScores != 0
@@ -387,9 +414,16 @@ func decodeShard(buf []byte, want *Expect) (*shardContent, error) {
 		return nil, corrupt("payload decompresses to %d bytes, header says %d", len(raw), rawLen)
 	}
 	m.Examples = int(count)
-	s, err := parseRecords(raw, &m)
+	s, rest, err := parseRecords(raw, &m)
 	if err != nil {
 		return nil, err
+	}
+	if flags&flagMoves != 0 {
+		if s.meta.Moves, err = parseMoves(rest, s); err != nil {
+			return nil, err
+		}
+	} else if len(rest) != 0 {
+		return nil, corrupt("%d bytes left after the %d examples the header announces", len(rest), m.Examples)
 	}
 	return s, nil
 }
@@ -417,7 +451,8 @@ func declaredLen(buf []byte) (int, bool) {
 	return prefixLen + hlen + int(compLen) + checksumLen, true
 }
 
-func parseRecords(raw []byte, m *Meta) (*shardContent, error) {
+// parseRecords parses the m.Examples records at the start of raw and returns what follows.
+func parseRecords(raw []byte, m *Meta) (*shardContent, []byte, error) {
 	n := m.Examples
 	s := &shardContent{
 		meta:    *m,
@@ -433,7 +468,7 @@ func parseRecords(raw []byte, m *Meta) (*shardContent, error) {
 		s.gameIDs = append(s.gameIDs, r.u64())
 		ply := r.uvarint()
 		if ply > math.MaxInt32 {
-			return nil, corrupt("example %d: ply %d out of range", i, ply)
+			return nil, nil, corrupt("example %d: ply %d out of range", i, ply)
 		}
 		s.plies = append(s.plies, int32(ply))
 		var v [4]float32
@@ -449,35 +484,32 @@ func parseRecords(raw []byte, m *Meta) (*shardContent, error) {
 		}
 		np := r.uvarint()
 		if r.err == nil && (np == 0 || np > uint64(m.PolicySize)) {
-			return nil, corrupt("example %d: %d policy entries, want 1..%d", i, np, m.PolicySize)
+			return nil, nil, corrupt("example %d: %d policy entries, want 1..%d", i, np, m.PolicySize)
 		}
 		for j := uint64(0); j < np && r.err == nil; j++ {
 			idx := r.uvarint()
 			p := math.Float32frombits(r.u32())
 			if r.err == nil && idx >= uint64(m.PolicySize) {
-				return nil, corrupt("example %d: policy index %d outside [0,%d)", i, idx, m.PolicySize)
+				return nil, nil, corrupt("example %d: policy index %d outside [0,%d)", i, idx, m.PolicySize)
 			}
 			s.policy = append(s.policy, PolicyEntry{Index: int32(idx), Prob: p})
 		}
 		if r.err != nil {
-			return nil, corrupt("example %d of %d: %v", i, n, r.err)
+			return nil, nil, corrupt("example %d of %d: %v", i, n, r.err)
 		}
 		if len(s.policy) > math.MaxInt32 {
-			return nil, corrupt("too many policy entries")
+			return nil, nil, corrupt("too many policy entries")
 		}
 		s.polOff = append(s.polOff, int32(len(s.policy)))
 		l, err := packedInputLen(r.b, m.InputSize, ps)
 		if err != nil {
-			return nil, corrupt("example %d input: %v", i, err)
+			return nil, nil, corrupt("example %d input: %v", i, err)
 		}
 		s.packed = append(s.packed, r.b[:l]...)
 		r.b = r.b[l:]
 		s.inOff = append(s.inOff, int32(len(s.packed)))
 	}
-	if len(r.b) != 0 {
-		return nil, corrupt("%d bytes left after the %d examples the header announces", len(r.b), n)
-	}
-	return s, nil
+	return s, r.b, nil
 }
 
 // example fills ex with example i, reusing ex.Input and ex.Policy when they have capacity.
@@ -608,4 +640,14 @@ func (r *reader) uvarint() uint64 {
 	}
 	r.b = r.b[n:]
 	return v
+}
+
+// DecodeShard validates the shard image buf like ReadShardExpect (checksum first, then
+// format version, header, every record and, in version 3, the moves) and returns its content.
+func DecodeShard(buf []byte, want Expect) (Meta, []Example, error) {
+	s, err := decodeShard(buf, &want)
+	if err != nil {
+		return Meta{}, nil, fmt.Errorf("data: %w", err)
+	}
+	return s.meta, s.examples(), nil
 }

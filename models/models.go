@@ -82,9 +82,9 @@ func Load(info contract.Info, path string) (m *nn.Model, name string, err error)
 	return m, name, nil
 }
 
-// LoadOrRandom is Load, or with random set ("BLOCKSxCHANNELS", for tests) a fresh random net
-// of that size for the game.
-func LoadOrRandom(info contract.Info, path, random string) (m *nn.Model, name string, err error) {
+// LoadOrRandom returns the network self-play starts from: a fresh random net when random
+// names a size ("4x32", for tests), else Load's model (a missing one says how to get one).
+func LoadOrRandom(info contract.Info, path, random string) (*nn.Model, string, error) {
 	if random != "" {
 		var b, c int
 		if _, err := fmt.Sscanf(random, "%dx%d", &b, &c); err != nil {
@@ -92,5 +92,9 @@ func LoadOrRandom(info contract.Info, path, random string) (m *nn.Model, name st
 		}
 		return nn.NewRandom(nn.ArchFor(info, b, c), 1), "random " + random, nil
 	}
-	return Load(info, path)
+	m, name, err := Load(info, path)
+	if errors.Is(err, ErrNoModel) {
+		return nil, "", fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
+	}
+	return m, name, err
 }

@@ -355,9 +355,14 @@ func (c *Cycle) save(stage string) error {
 
 // Run plays n generations (the first from the stage it is in) and returns their results.
 func (c *Cycle) Run(ctx context.Context, n int) ([]GenResult, error) {
+	return generations(ctx, n, c.Generation)
+}
+
+// generations calls gen n times and collects the results until an error.
+func generations(ctx context.Context, n int, gen func(context.Context) (*GenResult, error)) ([]GenResult, error) {
 	var out []GenResult
 	for range n {
-		res, err := c.Generation(ctx)
+		res, err := gen(ctx)
 		if err != nil {
 			return out, err
 		}

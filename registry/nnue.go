@@ -59,13 +59,13 @@ func EngineNet(g interface {
 	Info() contract.Info
 	Engines() []EngineInfo
 }, engineName, path string) (name, sha string, err error) {
-	onNNUE := false
+	nnueEngine := false
 	for _, e := range g.Engines() {
-		onNNUE = onNNUE || (e.Name == engineName && e.NNUE)
+		nnueEngine = nnueEngine || (e.Name == engineName && e.NNUE)
 	}
-	if !onNNUE {
+	if !nnueEngine {
 		if path != "" {
-			return "", "", fmt.Errorf("engine %s reads no nnue net, so it takes no model file", engineName)
+			return "", "", fmt.Errorf("-model with -bootstrap needs an engine on an nnue net, not %s", engineName)
 		}
 		return "", "", nil
 	}

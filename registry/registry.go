@@ -59,6 +59,9 @@ type Game interface {
 	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
 	// NewPlayer builds the named engine as an in-process contestant for the referee.
 	NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error)
+	// ReplayMoves replays a shard's recorded moves (policy indices) from the start position,
+	// showing visit the encoded position of each ply want asks for (ingest's check).
+	ReplayMoves(moves []int32, want func(ply int) bool, visit func(ply int, input []float32) error) error
 }
 
 // EngineInfo describes one engine of a game.

@@ -44,6 +44,7 @@ type BootstrapConfig struct {
 	Seed        uint64
 	PerShard    int
 	Meta        data.Meta
+	Placement   Config // only WorkerBase, FirstGame and ShardName are read (see Config)
 	Progress    Config // only Progress and ProgressTick are read
 }
 
@@ -58,7 +59,8 @@ type Scorer interface {
 func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc BootstrapConfig, dir string,
 	newEngine func(seed uint64) engine.Engine[P, M]) (Stats, error) {
 	cfg := Config{Workers: bc.Workers, Games: bc.Games, Duration: bc.Duration, Seed: bc.Seed, PerShard: bc.PerShard,
-		Meta: bc.Meta, Progress: bc.Progress.Progress, ProgressTick: bc.Progress.ProgressTick}
+		Meta: bc.Meta, Progress: bc.Progress.Progress, ProgressTick: bc.Progress.ProgressTick,
+		WorkerBase: bc.Placement.WorkerBase, FirstGame: bc.Placement.FirstGame, ShardName: bc.Placement.ShardName}
 	cfg.defaults()
 	if bc.RandomPlies == 0 {
 		bc.RandomPlies = 4
@@ -87,7 +89,7 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 		return Stats{}, fmt.Errorf("selfplay: score targets need a two-player game, %s has %d players", game.Info.Name, game.Info.Players())
 	}
 	r, ctx := newRun(ctx, &cfg)
-	for w := range cfg.Workers {
+	for w := cfg.WorkerBase; w < cfg.WorkerBase+cfg.Workers; w++ {
 		sk, err := newSink(game, &cfg, dir, w)
 		if err != nil {
 			r.fail(err)
@@ -102,10 +104,10 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			for idx := uint64(0); r.claim(ctx); idx++ {
-				exs, values, moves, discarded := playEngine(game, &bc, eng, w, idx)
+			for idx := cfg.FirstGame; r.claim(ctx); idx++ {
+				gm, exs, values, discarded := playEngine(game, &bc, eng, w, idx)
 				r.discarded.Add(int64(discarded))
-				if !r.record(sk, exs, values, game.Info, moves) {
+				if !r.record(sk, gm, exs, values, game.Info) {
 					return
 				}
 			}
@@ -115,13 +117,13 @@ func RunBootstrap[P Pos[P, M], M Mv](ctx context.Context, game Game[P], bc Boots
 }
 
 func playEngine[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine.Engine[P, M], worker int,
-	idx uint64) (exs []data.Example, values mcts.Values, moves, discarded int) {
+	idx uint64) (gm data.GameMoves, exs []data.Example, values mcts.Values, discarded int) {
 	rng := mcts.NewRand(GameSeed(bc.Seed, worker, idx))
 	for {
 		var ok bool
-		exs, values, moves, ok = playEngineOnce(game, bc, eng, worker, idx, &rng)
+		gm, exs, values, ok = playEngineOnce(game, bc, eng, worker, idx, &rng)
 		if ok || discarded >= maxDiscards {
-			return exs, values, moves, discarded
+			return gm, exs, values, discarded
 		}
 		discarded++
 	}
@@ -134,9 +136,10 @@ const maxDiscards = 16
 // playEngineOnce plays one game; ok is false when the opening was decided and the game was
 // dropped.
 func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng engine.Engine[P, M], worker int,
-	idx uint64, rng *mcts.Rand) (exs []data.Example, values mcts.Values, moves int, ok bool) {
+	idx uint64, rng *mcts.Rand) (gm data.GameMoves, exs []data.Example, values mcts.Values, ok bool) {
 	eng.NewGame()
 	pos := game.Start()
+	gm.GameID = GameID(worker, idx)
 	randomPlies := bc.RandomPlies
 	if bc.RandomPliesMax > randomPlies {
 		randomPlies += rng.IntN(bc.RandomPliesMax - randomPlies + 1)
@@ -146,10 +149,11 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 	var buf []M
 	streak, streakWinner := 0, -1
 	for !pos.Terminal() {
+		moves := len(gm.Moves)
 		if game.Adjudicate != nil {
 			if v, done := game.Adjudicate(pos); done {
 				setValues(exs, v, bc.ScoreWeight)
-				return exs, v, moves, true
+				return gm, exs, v, true
 			}
 		}
 		buf = pos.LegalMoves(buf[:0])
@@ -163,7 +167,7 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 				_, score, _ = sc.Stats()
 			}
 			if len(exs) == 0 && bc.OpeningMaxScore > 0 && (score > bc.OpeningMaxScore || score < -bc.OpeningMaxScore) {
-				return nil, values, moves, false
+				return gm, nil, values, false
 			}
 			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves,
 				Policy: []data.PolicyEntry{{Index: int32(m.PolicyIndex()), Prob: 1}}}
@@ -194,16 +198,17 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 					var v mcts.Values
 					v[winner], v[1-winner] = 1, -1
 					setValues(exs, v, bc.ScoreWeight)
-					return exs, v, moves + 1, true
+					gm.Moves = append(gm.Moves, int32(m.PolicyIndex()))
+					return gm, exs, v, true
 				}
 			}
 		}
 		pos = pos.Apply(m)
-		moves++
+		gm.Moves = append(gm.Moves, int32(m.PolicyIndex()))
 	}
 	values = pos.Values()
 	setValues(exs, values, bc.ScoreWeight)
-	return exs, values, moves, true
+	return gm, exs, values, true
 }
 
 // setValues writes the value targets: the outcome, mixed at weight w > 0 with the squashed

@@ -64,6 +64,13 @@ type Config struct {
 	Seed         uint64 // run seed
 	PerShard     int    // examples per shard (default 4096)
 	Meta         data.Meta
+	// WorkerBase numbers this process's workers WorkerBase, WorkerBase+1, ... in game seeds,
+	// game ids and shards (a cluster pod's index times its workers); FirstGame is each
+	// worker's first game index (a restarted pod starts past the games it already played).
+	WorkerBase int
+	FirstGame  uint64
+	// ShardName, when set, names the shards of worker w (data.Writer.Name).
+	ShardName    func(worker int) func(meta *data.Meta) string
 	Progress     io.Writer     // progress lines go here (nil: none)
 	ProgressTick time.Duration // default 5 s
 }
@@ -158,13 +165,14 @@ func (r *run) fail(err error) {
 	r.errOnce.Do(func() { r.firstErr = err; r.cancel() })
 }
 
-// record writes a finished game's examples and counts it; false means the run must stop.
-func (r *run) record(sk *sink, exs []data.Example, values mcts.Values, info contract.Info, moves int) bool {
-	if err := sk.add(exs); err != nil {
+// record writes a finished game's examples with its moves and counts it; false means the run
+// must stop.
+func (r *run) record(sk *sink, g data.GameMoves, exs []data.Example, values mcts.Values, info contract.Info) bool {
+	if err := sk.add(g, exs); err != nil {
 		r.fail(err)
 		return false
 	}
-	r.finished(values, info, moves, len(exs))
+	r.finished(values, info, len(g.Moves), len(exs))
 	return true
 }
 
@@ -257,15 +265,10 @@ type sink struct {
 	w  *data.Writer
 }
 
-func (s *sink) add(exs []data.Example) error {
+func (s *sink) add(g data.GameMoves, exs []data.Example) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ex := range exs {
-		if err := s.w.Add(ex); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.w.AddGame(g, exs)
 }
 
 // Run plays self-play games with PUCT search and writes shards into dir. newEval builds the
@@ -278,7 +281,7 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 	}
 	r, ctx := newRun(ctx, &cfg)
 	var shareds []*Shared[P, M]
-	for w := range cfg.Workers {
+	for w := cfg.WorkerBase; w < cfg.WorkerBase+cfg.Workers; w++ {
 		eval, err := newEval(w)
 		if err != nil {
 			r.fail(fmt.Errorf("selfplay: evaluator of worker %d: %w", w, err))
@@ -293,6 +296,7 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 		sh := NewShared(eval)
 		shareds = append(shareds, sh)
 		var next atomic.Uint64
+		next.Store(cfg.FirstGame)
 		for range cfg.GamesPerWorker {
 			r.wg.Add(1)
 			go func() {
@@ -302,14 +306,14 @@ func Run[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg Config, dir s
 				s := mcts.New[P, M](sc, sh.Client())
 				for r.claim(ctx) {
 					idx := next.Add(1) - 1
-					exs, values, moves, err := playSearch(ctx, game, &cfg, s, w, idx)
+					gm, exs, values, err := playSearch(ctx, game, &cfg, s, w, idx)
 					if err != nil {
 						if ctx.Err() == nil {
 							r.fail(fmt.Errorf("selfplay: worker %d game %d: %w", w, idx, err))
 						}
 						return
 					}
-					if !r.record(sk, exs, values, game.Info, moves) {
+					if !r.record(sk, gm, exs, values, game.Info) {
 						return
 					}
 				}
@@ -336,6 +340,9 @@ func newSink[P any](game Game[P], cfg *Config, dir string, worker int) (*sink, e
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
+	if cfg.ShardName != nil {
+		w.Name = cfg.ShardName(worker)
+	}
 	return &sink{w: w}, nil
 }
 
@@ -351,18 +358,19 @@ func (r *run) close() (Stats, error) {
 	return r.stats, r.firstErr
 }
 
-// playSearch plays one game with the searcher and returns its recorded examples.
+// playSearch plays one game with the searcher and returns its moves and recorded examples.
 func playSearch[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg *Config, s *mcts.Searcher[P, M],
-	worker int, idx uint64) ([]data.Example, mcts.Values, int, error) {
+	worker int, idx uint64) (data.GameMoves, []data.Example, mcts.Values, error) {
 	seed := GameSeed(cfg.Seed, worker, idx)
 	rng := mcts.NewRand(seed)
 	s.Reset()
 	s.Reseed(seed)
 	pos := game.Start()
 	var exs []data.Example
-	moves := 0
+	gm := data.GameMoves{GameID: GameID(worker, idx)}
 	var values mcts.Values
 	for {
+		moves := len(gm.Moves)
 		if pos.Terminal() {
 			values = pos.Values()
 			break
@@ -374,7 +382,7 @@ func playSearch[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg *Confi
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, values, moves, err
+			return gm, nil, values, err
 		}
 		full := cfg.FastPlayouts <= 0 || rng.Float64() < cfg.FullProb
 		playouts := cfg.Playouts
@@ -386,7 +394,7 @@ func playSearch[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg *Confi
 		}
 		res, err := s.Search(pos, mcts.Limit{Playouts: playouts})
 		if err != nil {
-			return nil, values, moves, err
+			return gm, nil, values, err
 		}
 		if full && len(res.Moves) > 1 {
 			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves}
@@ -403,12 +411,12 @@ func playSearch[P Pos[P, M], M Mv](ctx context.Context, game Game[P], cfg *Confi
 			m = res.Moves[sampleVisits(&rng, res.Visits)]
 		}
 		pos = pos.Apply(m)
-		moves++
+		gm.Moves = append(gm.Moves, int32(m.PolicyIndex()))
 	}
 	for i := range exs {
 		exs[i].Values = values
 	}
-	return exs, values, moves, nil
+	return gm, exs, values, nil
 }
 
 // sampleVisits draws an index in proportion to visits (uniformly when none has a visit).

@@ -4,6 +4,7 @@
 //
 //	selfplay -game bacteria-war -out shards/ -games 1000 [-model FILE] [-workers N] [-playouts 200] [-seed S]
 //	selfplay -game bacteria-war -bootstrap -engine alphabeta -depth 3 -out shards/ -games 2000
+//	selfplay -model s3://bucket/run1/best.model -out s3://bucket/run1/shards -index N -games 100  (docs/cluster.md)
 package main
 
 import (
@@ -14,11 +15,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
+	"colony/cluster"
 	"colony/contract"
 	"colony/data"
 	"colony/engine"
@@ -46,8 +49,10 @@ func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
-	out := fs.String("out", "", "directory for the shards (required)")
-	modelPath := fs.String("model", "", "model file (default: the embedded best model)")
+	out := fs.String("out", "", "directory for the shards, or a shards store URL (s3://bucket/run1/shards) (required)")
+	modelPath := fs.String("model", "", "model file or URL (default: the embedded best model)")
+	index := fs.Int("index", -1, "with an -out URL: this worker's index, in its keys and game seeds (default $JOB_COMPLETION_INDEX, else 0)")
+	spool := fs.String("spool", "spool", "with an -out URL: local directory of the shards not yet uploaded")
 	random := fs.String("random-net", "", "use a fresh random net of this size, e.g. 4x32 (testing)")
 	nGames := fs.Int("games", 0, "games to play in all (0: run for -duration)")
 	duration := fs.Duration("duration", 0, "stop starting games after this long")
@@ -98,8 +103,18 @@ func run(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	meta := data.Meta{Generation: *gen, GitRevision: gitrev.Short(), Extra: map[string]string{}}
-	var st selfplay.Stats
+	if *index < 0 {
+		if *index, err = cluster.IndexFromEnv(0); err != nil {
+			fmt.Fprintf(stderr, "selfplay: %v\n", err)
+			return 2
+		}
+	}
+	if *modelPath, err = cluster.FetchObject(ctx, *modelPath, filepath.Join(*spool, ".model"), 10*time.Minute); err != nil {
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		return 1
+	}
+	meta := data.Meta{Generation: *gen, GitRevision: gitrev.Short(), Extra: map[string]string{"engine": *engineName}}
+	var play cluster.Play
 	if *boot {
 		if *depth == 0 && *nodes == 0 {
 			fmt.Fprintln(stderr, "selfplay: -bootstrap needs -depth or -nodes")
@@ -112,9 +127,9 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
 		eo := contract.EngineOptions{HashMB: *hash}
-		name, sha, netErr := registry.EngineNet(g, *engineName, *modelPath)
-		if netErr != nil {
-			fmt.Fprintf(stderr, "selfplay: -bootstrap: %v\n", netErr)
+		name, sha, err := registry.EngineNet(g, *engineName, *modelPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 2
 		}
 		if name != "" {
@@ -129,14 +144,13 @@ func run(args []string, stderr io.Writer) int {
 			AdjudicateScore: int32(*adjScore), AdjudicatePlies: *adjPlies, RecordScores: *recordScores,
 			Seed: *seed, PerShard: *perShard, Meta: meta}
 		bc.Progress.Progress = stderr
-		st, err = g.Bootstrap(ctx, bc, *engineName, eo, *out)
-	} else {
-		var m *nn.Model
-		var name string
-		m, name, err = models.LoadOrRandom(g.Info(), *modelPath, *random)
-		if errors.Is(err, models.ErrNoModel) {
-			err = fmt.Errorf("%w: pass -model, -random-net or -bootstrap", err)
+		play = func(ctx context.Context, dir string, place selfplay.Config) (selfplay.Stats, error) {
+			bc.Placement = place
+			return g.Bootstrap(ctx, bc, *engineName, eo, dir)
 		}
+	} else {
+		meta.Extra["engine"] = "mcts"
+		m, name, err := models.LoadOrRandom(g.Info(), *modelPath, *random)
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: %v\n", err)
 			return 1
@@ -151,8 +165,12 @@ func run(args []string, stderr io.Writer) int {
 			PerShard: *perShard, Meta: meta, Progress: stderr}
 		cfg.Search = mcts.DefaultConfig()
 		cfg.Search.BatchSize = *batch
-		st, err = g.SelfPlay(ctx, cfg, m, *out)
+		play = func(ctx context.Context, dir string, place selfplay.Config) (selfplay.Stats, error) {
+			cfg.WorkerBase, cfg.FirstGame, cfg.ShardName = place.WorkerBase, place.FirstGame, place.ShardName
+			return g.SelfPlay(ctx, cfg, m, dir)
+		}
 	}
+	st, err := cluster.PlayTo(ctx, *out, cluster.Worker{Index: *index, Workers: *workers, Spool: *spool, NetSHA: meta.ModelSHA256, Log: stderr}, play)
 	var wins []string
 	for i, name := range g.Info().PlayerNames {
 		w := fmt.Sprintf("%s won %d", name, st.Wins[i])

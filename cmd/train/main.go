@@ -25,6 +25,7 @@ import (
 	"strings"
 	"syscall"
 
+	"colony/cluster"
 	"colony/models"
 	"colony/registry"
 	"colony/train"
@@ -42,9 +43,10 @@ func run(args []string, stderr io.Writer) int {
 
 // options are the parsed flags.
 type options struct {
-	game string
-	cfg  train.RunConfig
-	wd   float64
+	game   string
+	cfg    train.RunConfig
+	wd     float64
+	accept string
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -57,11 +59,12 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	o := &options{}
 	c := &o.cfg
 	fs.StringVar(&o.game, "game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
-	fs.StringVar(&c.Model, "model", "", "start model file (default: a fresh net of -blocks x -channels); with -onnx alone, the model to convert (default: the embedded best)")
+	fs.StringVar(&c.Model, "model", "", "start model file or URL (default: a fresh net of -blocks x -channels); with -onnx alone, the model to convert (default: the embedded best)")
 	fs.IntVar(&c.Blocks, "blocks", train.DefaultBlocks, "residual blocks of a fresh net")
 	fs.IntVar(&c.Channels, "channels", train.DefaultChannels, "channels of a fresh net")
 	fs.IntVar(&c.PolicyChannels, "policy-channels", 0, "policy-head channels of a fresh net (0: the default, 2)")
-	fs.StringVar(&c.Shards, "shards", "", "self-play shard directory (required to train)")
+	fs.StringVar(&c.Shards, "shards", "", "self-play shard directory, or a shards store URL s3://bucket/run/shards (ingested: see docs/cluster.md) (required to train)")
+	fs.StringVar(&o.accept, "accept-nets", "", "with a -shards URL: comma-separated net SHA-256s whose shards are taken (default: any)")
 	fs.IntVar(&c.Window, "window", train.DefaultWindow, "replay window: newest examples sampled from")
 	fs.Int64Var(&c.Refresh, "refresh", 500, "rescan the shard directory every this many steps (0: never)")
 	fs.IntVar(&c.Train.Batch, "batch", 256, "batch size")
@@ -76,7 +79,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Int64Var(&c.Steps, "steps", 1000, "updates past the start model's step")
 	fs.StringVar(&c.Checkpoint, "checkpoint", "", "checkpoint file: resumed from when present, written every -every steps")
 	fs.Int64Var(&c.Every, "every", 200, "checkpoint period in steps")
-	fs.StringVar(&c.Out, "out", "", "output model file (required to train)")
+	fs.StringVar(&c.Out, "out", "", "output model file or URL (required to train)")
 	fs.StringVar(&c.ONNX, "onnx", "", "also write the trained model as ONNX here; without -shards, only convert -model")
 	fs.StringVar(&c.CSV, "csv", "", "per-step loss CSV")
 	fs.StringVar(&c.Plot, "plot", "", "loss-curve PNG drawn from -csv at the end (needs -csv)")
@@ -137,7 +140,16 @@ func runCtx(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "train: wrote %s from %s (%dx%d, step %d)\n", c.ONNX, name, m.Arch.Blocks, m.Arch.Channels, m.Step)
 		return 0
 	}
-	if _, err := train.Run(ctx, c, stderr); err != nil {
+	in := cluster.Inputs{Shards: c.Shards, Model: c.Model, Out: c.Out, Accept: cluster.ParseAccept(o.accept), Log: stderr}
+	err = in.Localize(ctx, g)
+	if err == nil {
+		c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
+		_, err = train.Run(ctx, c, stderr)
+	}
+	if err == nil {
+		err = in.Publish(ctx)
+	}
+	if err != nil {
 		fail(stderr, err)
 		return 1
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 
+	"colony/cluster"
 	"colony/nn/nnue"
 	"colony/registry"
 	"colony/train"
@@ -39,9 +40,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	l1 := fs.Int("l1", 0, "hidden dense units after the accumulators of a fresh net (0: none)")
 	activation := fs.String("activation", "crelu", "the accumulators' activation of a fresh net: crelu or screlu")
 	var c train.NNUEConfig
-	fs.StringVar(&c.Model, "model", "", "start model (default: a fresh net)")
-	fs.StringVar(&c.Shards, "shards", "", "shard directory (required)")
-	fs.StringVar(&c.Out, "out", "", "output model file (required)")
+	fs.StringVar(&c.Model, "model", "", "start model file or URL (default: a fresh net)")
+	fs.StringVar(&c.Shards, "shards", "", "shard directory, or a shards store URL s3://bucket/run/shards (ingested: docs/cluster.md) (required)")
+	fs.StringVar(&c.Out, "out", "", "output model file or URL (required)")
+	accept := fs.String("accept-nets", "", "with a -shards URL: comma-separated net SHA-256s whose shards are taken (default: any)")
 	fs.IntVar(&c.Window, "window", 2_000_000, "newest examples sampled from")
 	fs.Int64Var(&c.Refresh, "refresh", 0, "rescan the shards every this many steps (0: never)")
 	fs.Int64Var(&c.Steps, "steps", 10000, "updates past the start model's step")
@@ -72,6 +74,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	c.Game, c.Symmetries = g.Info(), g.Symmetries()
+	in := cluster.Inputs{Shards: c.Shards, Model: c.Model, Out: c.Out, Accept: cluster.ParseAccept(*accept), Log: stderr}
+	if err := in.Localize(ctx, g); err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 1
+	}
+	c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
 	if *widen > 0 {
 		if c.Model == "" {
 			fmt.Fprintln(stderr, "trainnnue: -widen needs -model")
@@ -101,7 +109,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if _, err := train.RunNNUE(ctx, c, stderr); err != nil {
+	_, err = train.RunNNUE(ctx, c, stderr)
+	if err == nil {
+		err = in.Publish(ctx)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "trainnnue:", err)
 		return 1
 	}
