@@ -65,7 +65,7 @@ func EngineNet(g interface {
 	}
 	if !nnueEngine {
 		if path != "" {
-			return "", "", fmt.Errorf("-model with -bootstrap needs an engine on an nnue net, not %s", engineName)
+			return "", "", fmt.Errorf("engine %s reads no nnue net, so it takes no model file", engineName)
 		}
 		return "", "", nil
 	}
