@@ -820,23 +820,8 @@ struct Engine {
     }
 
     int32_t search_root(const Pos& p, int depth, int32_t alpha, int32_t beta) {
-        nodes++;
-        int32_t best = -kInfinity;
-        for (size_t i = 0; i < root.size(); i++) {
-            Move m = root[i].m;
-            int32_t v = child(p, m, depth, 0, alpha, beta, 0, int(i), true);
-            if (stop) return best;
-            best = std::max(best, v);
-            if (v > alpha) {
-                alpha = v;
-                RootMove rm = root[i];
-                std::copy_backward(root.begin(), root.begin() + i, root.begin() + i + 1);
-                root[0] = rm;
-                best_move = m, best_score = v;
-                if (v >= beta) break;
-            }
-        }
-        return best;
+        return colony::search_root(*this, p, depth, alpha, beta, kInfinity,
+                                   [this](Move m, int32_t v) { best_move = m, best_score = v; });
     }
 
     // run is the iterative-deepening driver (searcher.run with Deepen): the best move found,

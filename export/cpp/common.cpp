@@ -343,4 +343,28 @@ struct JudgeSession {
     }
 };
 
+// search_root is the root of an alpha-beta search (searcher.searchRoot), shared by the games'
+// searchers S: the root moves s.root in order, each searched by s.child; a move that raises
+// alpha goes to the front of s.root and best_at(move, score) records it.
+template <class S, class P, class Best>
+int32_t search_root(S& s, const P& p, int depth, int32_t alpha, int32_t beta, int32_t infinity, Best best_at) {
+    s.nodes++;
+    int32_t best = -infinity;
+    for (size_t i = 0; i < s.root.size(); i++) {
+        auto m = s.root[i].m;
+        int32_t v = s.child(p, m, depth, 0, alpha, beta, 0, int(i), true);
+        if (s.stop) return best;
+        best = std::max(best, v);
+        if (v > alpha) {
+            alpha = v;
+            auto rm = s.root[i];
+            std::copy_backward(s.root.begin(), s.root.begin() + i, s.root.begin() + i + 1);
+            s.root[0] = rm;
+            best_at(m, v);
+            if (v >= beta) break;
+        }
+    }
+    return best;
+}
+
 }  // namespace colony

@@ -929,23 +929,7 @@ class Searcher {
   }
 
   i32 searchRoot(const Position& p, int depth, i32 alpha, i32 beta) {
-    nodes++;
-    i32 best = -infinity;
-    for (size_t i = 0; i < root.size(); i++) {
-      Move m = root[i].m;
-      i32 v = child(p, m, depth, 0, alpha, beta, 0, int(i), true);
-      if (stop) return best;
-      best = std::max(best, v);
-      if (v > alpha) {
-        alpha = v;
-        RootMove rm = root[i];
-        std::copy_backward(root.begin(), root.begin() + i, root.begin() + i + 1);
-        root[0] = rm;
-        bestMove = m, bestScore = v;
-        if (v >= beta) break;
-      }
-    }
-    return best;
+    return colony::search_root(*this, p, depth, alpha, beta, infinity, [this](Move m, i32 v) { bestMove = m, bestScore = v; });
   }
 };
 
