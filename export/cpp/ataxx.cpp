@@ -777,14 +777,7 @@ struct Engine {
         int picks = 3;
         if (lmp) picks = std::max(LMP[depth] - searched, 0);
         for (int i = 0; i < n; i++) {
-            if (i < picks) {
-                int bi = i;
-                for (int j = i + 1; j < n; j++)
-                    if (ks[j] < ks[bi]) bi = j;
-                std::swap(ks[i], ks[bi]);
-            } else if (i == picks) {
-                std::sort(ks + i, ks + n);
-            }
+            colony::pick_next(ks, i, n, picks);
             Move m = Move(ks[i] & 0xFFFF);
             int idx = i + searched;
             if (lmp && idx >= LMP[depth] && best > -WIN_BOUND) break;

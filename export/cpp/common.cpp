@@ -111,6 +111,20 @@ inline Budget budget(const Limits& lim, int fixed_depth, int64_t fixed_nodes, in
 
 // ---- text ----
 
+// pick_next brings the i-th move of the keyed list ks[0..n) into place, in the order of the Go
+// search: the smallest remaining key by selection for the first picks moves, then the rest
+// sorted at once.
+inline void pick_next(int64_t* ks, int i, int n, int picks) {
+    if (i < picks) {
+        int bi = i;
+        for (int j = i + 1; j < n; j++)
+            if (ks[j] < ks[bi]) bi = j;
+        std::swap(ks[i], ks[bi]);
+    } else if (i == picks) {
+        std::sort(ks + i, ks + n);
+    }
+}
+
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 // fields is strings.Fields for ASCII white space.

@@ -878,14 +878,7 @@ class Searcher {
     bool reduce = depth >= 3 && ((params::reduceSides >> side) & 1) != 0;
     const int picks = 3;
     for (int i = 0; i < n; i++) {
-      if (i < picks) {
-        int bi = i;
-        for (int j = i + 1; j < n; j++)
-          if (ks[j] < ks[bi]) bi = j;
-        std::swap(ks[i], ks[bi]);
-      } else if (i == picks) {
-        std::sort(ks + i, ks + n);
-      }
+      colony::pick_next(ks, i, n, picks);
       Move m = Move(ks[i] & 0xFFFF);
       int idx = i;
       int r = 0;
