@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= nnab
 B       ?= alphabeta
 
-.PHONY: all build test test-long test-s3 play match bench perft fuzz vet clean tidy-check
+.PHONY: all build deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check
 
 all: build
 
@@ -23,8 +23,18 @@ SIMD ?= $(shell echo "make: checking the AVX2 inference build (GOEXPERIMENT=simd
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN)/ ./cmd/...
 
+# What the tests drive besides Go: g++ (the C++ export's parity tests) and Chromium (the replay
+# viewer's browser tests). Installed with apt-get when missing and this user may; otherwise
+# those tests skip, saying so.
+deps:
+	@need=""; command -v g++ >/dev/null || need="$$need g++"; command -v chromium >/dev/null || need="$$need chromium"; \
+	if [ -n "$$need" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update && apt-get install -y $$need; \
+		else echo "make: missing$$need (install them, or their tests skip)" >&2; fi; \
+	fi
+
 # The default test run: short mode, well under 10 minutes on 2 cores.
-test:
+test: deps
 	$(GO) vet ./...
 	$(GO) test -short -timeout 9m ./...
 	GOEXPERIMENT=simd $(GO) test -short -timeout 5m ./nn
