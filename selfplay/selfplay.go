@@ -20,6 +20,7 @@ import (
 
 	"colony/contract"
 	"colony/data"
+	"colony/internal/splitmix"
 	"colony/mcts"
 )
 
@@ -131,11 +132,10 @@ func GameSeed(run uint64, worker int, game uint64) uint64 {
 // GameID packs the worker and the worker's game index into the id stored with each example.
 func GameID(worker int, game uint64) uint64 { return uint64(worker)<<40 | game }
 
+// mix combines two words through splitmix64's finaliser (the stored seeds depend on it: it
+// never changes).
 func mix(a, b uint64) uint64 {
-	z := a ^ (b+0x9E3779B97F4A7C15)*0xBF58476D1CE4E5B9
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
+	return splitmix.Finalize(a ^ (b+splitmix.Gamma)*0xBF58476D1CE4E5B9)
 }
 
 // run is the state shared by a run's goroutines.
