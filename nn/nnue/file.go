@@ -18,12 +18,16 @@ import (
 //	magic            8 bytes  "COLONYNN"
 //	format version   uint32   2 (nn.TaggedFormatVersion)
 //	arch tag         uint16 length + "nnue-2p"
-//	body version     uint32   1 for a CReLU net (BodyVersion1), 2 otherwise (BodyVersion)
+//	body version     uint32   1 for a CReLU cell-input net (BodyVersion1), 2 for another
+//	                 cell-input net (BodyVersion2), 3 for a window-input net (BodyVersion)
 //	game             uint16 length + UTF-8 bytes
 //	encoder version  uint32
 //	architecture     7 x uint32: cells, planes, piece plane of player 0, of player 1,
 //	                 to-move plane, hidden, l1
-//	                 version 2 only: + uint32 activation (0 crelu, 1 screlu; others refused)
+//	                 versions 2, 3: + uint32 activation (0 crelu, 1 screlu; others refused)
+//	                 version 3 only: + uint32 input kind (0 cells, 1 windows; others
+//	                 refused), uint32 board width (0 for cells; for windows it must
+//	                 divide cells into a board at least 2x2)
 //	training step    int64
 //	metadata         uint32 length + JSON object of strings
 //	weights SHA-256  32 bytes, over the weight bytes below
@@ -33,8 +37,9 @@ import (
 // Nothing may follow the weights. The convnet loader (nn.Load) refuses this file naming its
 // tag, and Load here refuses a convnet file the same way.
 const (
-	BodyVersion  = 2
-	BodyVersion1 = 1 // no activation dim: CReLU (still written for CReLU nets)
+	BodyVersion  = 3
+	BodyVersion2 = 2 // no input dims: cell input (still written for cell-input nets)
+	BodyVersion1 = 1 // no activation dim: CReLU (still written for CReLU cell-input nets)
 	maxMetaBytes = 1 << 20
 )
 
@@ -58,13 +63,16 @@ func (m *Model) SHA256() string {
 // dims is a's dims list and the body version that holds it.
 func (a Arch) dims() ([]int, uint32) {
 	d := []int{a.Cells, a.Planes, a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane, a.Hidden, a.L1}
-	if a.Activation == CReLU {
+	switch {
+	case a.Input == CellInput && a.Width == 0 && a.Activation == CReLU:
 		return d, BodyVersion1
+	case a.Input == CellInput && a.Width == 0:
+		return append(d, int(a.Activation)), BodyVersion2
 	}
-	return append(d, int(a.Activation)), BodyVersion
+	return append(d, int(a.Activation), int(a.Input), a.Width), BodyVersion
 }
 
-var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation"}
+var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation", "input", "width"}
 
 // Write encodes m in the model file format.
 func (m *Model) Write(w io.Writer) error {
@@ -105,9 +113,11 @@ func Read(in io.Reader) (*Model, error) {
 	switch bv {
 	case BodyVersion1:
 		names = dimNames[:7]
+	case BodyVersion2:
+		names = dimNames[:8]
 	case BodyVersion:
 	default:
-		return nil, fmt.Errorf("nnue: model body version %d, this build reads versions %d and %d", bv, BodyVersion1, BodyVersion)
+		return nil, fmt.Errorf("nnue: model body version %d, this build reads versions %d to %d", bv, BodyVersion1, BodyVersion)
 	}
 	var a Arch
 	b, err := nn.ReadBody(in, "nnue", names, func(b nn.Body) (int, error) {
@@ -116,6 +126,9 @@ func Read(in io.Reader) (*Model, error) {
 		a.Cells, a.Planes, a.PiecePlanes, a.ToMovePlane, a.Hidden, a.L1 = d[0], d[1], [2]int{d[2], d[3]}, d[4], d[5], d[6]
 		if len(d) > 7 {
 			a.Activation = Activation(d[7]) // Validate refuses an unknown one
+		}
+		if len(d) > 9 {
+			a.Input, a.Width = Input(d[8]), d[9] // Validate refuses an unknown kind or geometry
 		}
 		return a.NumWeights(), a.Validate()
 	})

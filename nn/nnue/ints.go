@@ -6,12 +6,14 @@ package nnue
 // or, for SCReLU, its square shifted right by Shift; Evaluate is (Output*ScoreMul) >> 32. A
 // perspective's accumulator is FTBias plus the rows FT[f] of its active features (f = c for
 // its own piece on cell c, Cells+c for the other player's), in int16 lanes. Nets with a
-// hidden layer (L1 > 0) are not described (L1 is set and the tail fields are empty).
+// hidden layer (L1 > 0) are not described (L1 is set and the tail fields are empty). For a
+// window-input net FT has a row per feature (Arch.ActiveFeatures) and the accumulator is
+// FTBias plus the rows of the active ones.
 type Ints struct {
 	Arch     Arch
 	QA       int32     // the accumulator's 1.0
 	Shift    uint      // QA = 1 << Shift
-	FT       [][]int16 // [2*Cells][Hidden]
+	FT       [][]int16 // [Features][Hidden]
 	FTBias   []int16   // [Hidden]
 	OutW     []int32   // [2*Hidden]
 	OutB     int64
@@ -24,18 +26,18 @@ func (n *Net) Ints() Ints {
 	H, C := a.Hidden, a.Cells
 	v := Ints{Arch: a, QA: n.qa, Shift: n.shift, OutB: n.outB, ScoreMul: n.scoreMul}
 	lanes := func(words []uint64) []int16 {
-		out := make([]int16, 0, 4*len(words))
-		for _, w := range words {
-			for range 4 {
-				d := int16(w)
-				out = append(out, d)
-				w = (w - uint64(int64(d))) >> 16
-			}
-		}
+		out := make([]int16, 4*len(words))
+		unpackRow(words, out)
 		return out
 	}
-	v.FT = make([][]int16, 2*C)
-	for c := range C {
+	v.FT = make([][]int16, a.Features())
+	if a.Input == WindowInput {
+		rw := n.win.rowW
+		for f := range v.FT { // row f holds feature f for player 0's perspective
+			v.FT[f] = lanes(n.win.rows[f*rw : f*rw+rw])[:H]
+		}
+	}
+	for c := 0; c < C && a.Input == CellInput; c++ {
 		row := lanes(n.placeRow(0, c)) // player 0's piece: feature c for perspective 0, C+c for 1
 		v.FT[c], v.FT[C+c] = row[:H], row[H:]
 	}

@@ -38,6 +38,7 @@ type Net struct {
 	init  []uint64    // the empty board's accumulator (biases, lane offsets), 2*words
 	place [2][]uint64 // place[p][c*2*words:]: player p's piece appears on c (both perspectives)
 	flip  [2][]uint64 // flip[p][c*2*words:]: the piece on c turns from player 1-p's to p's
+	win   windows     // window input's tables (window.go); empty for cell input
 
 	l1Shift uint
 	l1W     []uint64 // [2*Hidden][L1/2]: two int8 weights as one packed signed integer
@@ -130,8 +131,11 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 			n.init[persp*n.words+k] = pack4(tmp)
 		}
 	}
+	if a.Input == WindowInput {
+		n.win = newWindows(a, ft, n.words)
+	}
 	// place[p][c]: perspective p sees feature c (own), perspective 1-p sees feature C+c.
-	for p := range 2 {
+	for p := 0; p < 2 && a.Input == CellInput; p++ {
 		n.place[p] = make([]uint64, C*rowW)
 		n.flip[p] = make([]uint64, C*rowW)
 		for c := range C {
@@ -223,7 +227,10 @@ func (n *Net) prepareSIMD(ft []int32) {
 	}
 	a := n.arch
 	H, C := a.Hidden, a.Cells
-	for p := range 2 {
+	if a.Input == WindowInput {
+		n.win.prepareSIMD()
+	}
+	for p := 0; p < 2 && a.Input == CellInput; p++ {
 		n.placeL[p] = make([]int16, C*2*H)
 		n.flipL[p] = make([]int16, C*2*H)
 		for c := range C {
@@ -265,14 +272,17 @@ func (n *Net) SetSIMD(on bool) bool {
 		n.simdMove, n.simdEval = false, false
 		return false
 	}
-	n.simdMove = n.placeL[0] != nil
+	n.simdMove = n.placeL[0] != nil || n.win.lanes != nil
 	n.simdEval = n.outW16 != nil
 	return n.simdMove || n.simdEval
 }
 
 // quantizeFT rounds the feature transformer at scale sc, checking that no reachable lane sum
 // leaves int16: per perspective each cell holds at most one feature (own or other), so the
-// largest reachable |sum| of lane j is |b_j| + sum_c max(|own_c,j|, |other_c,j|).
+// largest reachable |sum| of lane j is |b_j| + sum_c max(|own_c,j|, |other_c,j|). With window
+// input each window holds exactly one of its 81 features: the bound sums each window's
+// smallest and largest weight of lane j (a superset of the reachable sums, since overlapping
+// windows constrain each other).
 func quantizeFT(a Arch, w *Weights, sc float64) (ft, bias []int32, err error) {
 	H, C := a.Hidden, a.Cells
 	ft = make([]int32, len(w.FT))
@@ -285,7 +295,14 @@ func quantizeFT(a Arch, w *Weights, sc float64) (ft, bias []int32, err error) {
 	}
 	for j := range H {
 		lo, hi := int64(bias[j]), int64(bias[j])
-		for c := range C {
+		for w := range a.Windows() {
+			wl, wh := int64(math.MaxInt64), int64(math.MinInt64)
+			for f := w * WindowStates; f < (w+1)*WindowStates; f++ {
+				wl, wh = min(wl, int64(ft[f*H+j])), max(wh, int64(ft[f*H+j]))
+			}
+			lo, hi = lo+wl, hi+wh
+		}
+		for c := 0; c < C && a.Input == CellInput; c++ {
 			o, t := int64(ft[c*H+j]), int64(ft[(C+c)*H+j])
 			lo += min(o, t, 0)
 			hi += max(o, t, 0)
@@ -339,6 +356,10 @@ func (n *Net) flipLanes(p, c int) []int16 {
 // player p has a piece on cell c.
 func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
 	copy(dst, n.init)
+	if n.arch.Input == WindowInput {
+		n.refreshWindows(dst, pieces)
+		return
+	}
 	for p := range 2 {
 		for b := pieces[p]; b != 0; b &= b - 1 {
 			addRow(dst, dst, n.placeRow(p, bits.TrailingZeros64(b)))
@@ -346,10 +367,25 @@ func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
 	}
 }
 
-// Move sets dst to src updated for a move of player p: a piece appears on cell to, the piece on
-// cell from disappears (from < 0: none does) and the pieces on the cells of flips turn from the
-// other player's into p's. dst and src may be the same accumulator.
+// Apply sets dst to src updated for a move of player p on the position before (each player's
+// pieces): a piece appears on cell to, the piece on cell from disappears (from < 0: none does)
+// and the pieces on the cells of flips turn from the other player's into p's. dst and src may
+// be the same accumulator. It serves both input kinds: a cell-input net does not read before
+// (Move); a window-input net updates the windows around the changed cells.
+func (n *Net) Apply(dst, src Acc, before [2]uint64, p, to, from int, flips uint64) {
+	if n.arch.Input == WindowInput {
+		n.moveWindows(dst, src, before, p, to, from, flips)
+		return
+	}
+	n.Move(dst, src, p, to, from, flips)
+}
+
+// Move is Apply for a cell-input net, which needs no position: a window-input net panics (its
+// update reads the cells around the changed ones; use Apply).
 func (n *Net) Move(dst, src Acc, p, to, from int, flips uint64) {
+	if n.arch.Input != CellInput {
+		panic("nnue: Move on a window-input net (use Apply)")
+	}
 	if n.simdMove {
 		addRowSIMD(dst, src, n.placeLanes(p, to))
 		if from >= 0 {
@@ -408,8 +444,11 @@ func (n *Net) Move(dst, src Acc, p, to, from int, flips uint64) {
 }
 
 // Unmove undoes Move in place: acc becomes the accumulator before Move(acc, acc, p, to, from,
-// flips).
+// flips). Cell-input nets only (a window-input net panics).
 func (n *Net) Unmove(acc Acc, p, to, from int, flips uint64) {
+	if n.arch.Input != CellInput {
+		panic("nnue: Unmove on a window-input net")
+	}
 	subRow(acc, acc, n.placeRow(p, to))
 	if from >= 0 {
 		addRow(acc, acc, n.placeRow(p, from))

@@ -10,6 +10,17 @@
 // feature c is "perspective's piece on cell c", feature Cells+c "the other player's piece on
 // c". The feature transformer FT ([2*Cells][Hidden] weights plus a bias) turns each
 // perspective's active features into an accumulator of Hidden sums; both perspectives share FT.
+//
+// Window input (Arch.Input = WindowInput, on a board of Arch.Width columns) reads the board's
+// 2x2 windows instead: a board of W x H cells has (W-1)(H-1) windows (36 on 7x7), each in one of
+// 3^4 = 81 states as seen from a perspective, so there are 81 features per window (2,916 on
+// 7x7) of which exactly one per window is active. Window w (numbered row-major by its top-left
+// cell) in state code is feature w*81 + code, code = sum_i d_i 3^i over its cells i = 0..3
+// (top-left, top-right, bottom-left, bottom-right), d = 0 empty, 1 the perspective's piece, 2
+// the other player's (Arch.ActiveFeatures). A move changes the windows around its changed cells
+// (a cell is in at most four): each such window trades its old feature's row for its new one's
+// (Net.Apply), for both perspectives. The rest of the net is the same.
+//
 // Two perspectives are kept (player 0's and player 1's) so that nothing is recomputed when the
 // side to move changes: a move changes a handful of cells (a placed piece, a removed one, the
 // converted ones), each of which adds or subtracts one row per perspective, while a single
@@ -64,7 +75,43 @@ type Arch struct {
 	Hidden         int        // accumulator sums per perspective (a multiple of 16)
 	L1             int        // hidden dense units after the accumulators (0: none; else even)
 	Activation     Activation // of the accumulators (the zero value: CReLU)
+	Input          Input      // the input features (the zero value: CellInput)
+	Width          int        // board width, WindowInput only (height = Cells/Width); 0 for CellInput
 }
+
+// Input is the kind of a net's input features (see the package doc's Scheme).
+type Input int
+
+const (
+	// CellInput: cells x {own piece, other player's piece}, 2*Cells features per perspective.
+	CellInput Input = iota
+	// WindowInput: the 2x2 windows of the board, each in one of 81 states; Windows()*81
+	// features per perspective, exactly Windows() of them active.
+	WindowInput
+)
+
+var inputNames = [...]string{CellInput: "cells", WindowInput: "windows"}
+
+func (v Input) String() string {
+	if v >= 0 && int(v) < len(inputNames) {
+		return inputNames[v]
+	}
+	return fmt.Sprintf("input(%d)", int(v))
+}
+
+// ParseInput reads an input kind's name ("cells", "windows").
+func ParseInput(s string) (Input, error) {
+	for i, n := range inputNames {
+		if n == s {
+			return Input(i), nil
+		}
+	}
+	return 0, fmt.Errorf("nnue: unknown input %q (known: cells, windows)", s)
+}
+
+// WindowStates is the number of states of a 2x2 window: each of its four cells empty, the
+// perspective's piece or the other player's (3^4).
+const WindowStates = 81
 
 // Activation is the accumulators' activation.
 type Activation int
@@ -103,7 +150,21 @@ func (v Activation) Apply(x float32) float32 {
 }
 
 // Features is the number of input features of one perspective.
-func (a Arch) Features() int { return 2 * a.Cells }
+func (a Arch) Features() int {
+	if a.Input == WindowInput {
+		return a.Windows() * WindowStates
+	}
+	return 2 * a.Cells
+}
+
+// Windows is the number of 2x2 windows of a window-input net's board, (Width-1)*(Height-1)
+// (0 for a cell-input net).
+func (a Arch) Windows() int {
+	if a.Input != WindowInput || a.Width < 2 {
+		return 0
+	}
+	return (a.Width - 1) * (a.Cells/a.Width - 1)
+}
 
 // Limits of an Arch (a corrupted header must not ask for gigabytes).
 const (
@@ -128,6 +189,12 @@ func (a Arch) Validate() error {
 		return fmt.Errorf("nnue: arch activation %d is unknown (known: crelu = 0, screlu = 1)", int(a.Activation))
 	case a.EncoderVersion < 0:
 		return fmt.Errorf("nnue: arch encoder version %d", a.EncoderVersion)
+	case a.Input < 0 || int(a.Input) >= len(inputNames):
+		return fmt.Errorf("nnue: arch input kind %d is unknown (known: cells = 0, windows = 1)", int(a.Input))
+	case a.Input == CellInput && a.Width != 0:
+		return fmt.Errorf("nnue: arch width %d on a cell-input net (only window input has a geometry; want 0)", a.Width)
+	case a.Input == WindowInput && (a.Width < 2 || a.Cells%a.Width != 0 || a.Cells/a.Width < 2):
+		return fmt.Errorf("nnue: window-input arch: width %d does not divide %d cells into a board at least 2x2", a.Width, a.Cells)
 	}
 	for _, p := range []int{a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane} {
 		if p < 0 || p >= a.Planes {
@@ -145,6 +212,9 @@ func (a Arch) String() string {
 	act := ""
 	if a.Activation != CReLU {
 		act = " " + a.Activation.String()
+	}
+	if a.Input != CellInput {
+		act += fmt.Sprintf(" %s %dx%d", a.Input, a.Width, a.Cells/max(a.Width, 1))
 	}
 	if a.L1 == 0 {
 		return fmt.Sprintf("%dx2->%dx2->1%s", a.Features(), a.Hidden, act)
@@ -215,7 +285,8 @@ func NewModel(a Arch) *Model {
 }
 
 // NewRandom returns a model of arch a with weights drawn from seed (uniform, scaled by fan-in;
-// the feature transformer for the ~Cells/2 pieces of a typical position).
+// the feature transformer for the ~Cells/2 pieces of a typical position, or the Windows()
+// active features of a window-input net).
 func NewRandom(a Arch, seed uint64) *Model {
 	m := NewModel(a)
 	rng := rand.New(rand.NewPCG(seed, seed^0x6e6e7565))
@@ -225,7 +296,11 @@ func NewRandom(a Arch, seed uint64) *Model {
 		}
 	}
 	w := &m.Weights
-	fill(w.FT, 1/math.Sqrt(float64(a.Cells)))
+	active := a.Cells
+	if a.Input == WindowInput {
+		active = a.Windows()
+	}
+	fill(w.FT, 1/math.Sqrt(float64(active)))
 	fill(w.FTBias, 0.5)
 	if a.L1 > 0 {
 		fill(w.L1W, 1/math.Sqrt(float64(2*a.Hidden)))
@@ -279,15 +354,53 @@ func (a Arch) Pieces(input []float32) (pieces [2]uint64, stm int, err error) {
 func (a Arch) Activations(pieces [2]uint64, stm int, us, them []float32) {
 	clear(us)
 	clear(them)
+	var buf [MaxActive]int32
 	for persp, dst := range [2][]float32{us, them} {
-		p := stm ^ persp
-		for b := pieces[p]; b != 0; b &= b - 1 {
-			dst[bits.TrailingZeros64(b)] = 1
-		}
-		for b := pieces[p^1]; b != 0; b &= b - 1 {
-			dst[a.Cells+bits.TrailingZeros64(b)] = 1
+		for _, f := range a.ActiveFeatures(pieces, stm^persp, buf[:0]) {
+			dst[f] = 1
 		}
 	}
+}
+
+// MaxActive bounds the number of active features of one perspective (64 cells, or the 49
+// windows of an 8x8 board).
+const MaxActive = 64
+
+// ActiveFeatures appends to dst the active features of perspective p (p's pieces are its own)
+// and returns it: for cell input its own pieces' cells c in ascending order, then the other
+// player's as Cells+c; for window input, window w's feature w*81 + code for every window in
+// order, code = sum_i d_i 3^i over its cells i = 0..3 (top-left, top-right, bottom-left,
+// bottom-right) with d = 0 empty, 1 own piece, 2 the other player's.
+func (a Arch) ActiveFeatures(pieces [2]uint64, p int, dst []int32) []int32 {
+	if a.Input == WindowInput {
+		W := a.Width
+		w := int32(0)
+		for r := range a.Cells/W - 1 {
+			for c := range W - 1 {
+				dst = append(dst, w*WindowStates+int32(windowCode(pieces[p], pieces[p^1], uint(r*W+c), uint(W))))
+				w++
+			}
+		}
+		return dst
+	}
+	for b := pieces[p]; b != 0; b &= b - 1 {
+		dst = append(dst, int32(bits.TrailingZeros64(b)))
+	}
+	for b := pieces[p^1]; b != 0; b &= b - 1 {
+		dst = append(dst, int32(a.Cells+bits.TrailingZeros64(b)))
+	}
+	return dst
+}
+
+// pow3 maps a 4-bit mask of a window's cells to sum over its set bits i of 3^i.
+var pow3 = [16]uint16{0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40}
+
+// windowCode is the state code of the window with top-left cell t on a board of width W, own
+// and other being the perspective's and the other player's pieces.
+func windowCode(own, other uint64, t, W uint) int {
+	o := own>>t&3 | (own>>(t+W)&3)<<2
+	x := other>>t&3 | (other>>(t+W)&3)<<2
+	return int(pow3[o] + 2*pow3[x])
 }
 
 func crelu(x float32) float32 { return min(max(x, 0), 1) }
@@ -298,18 +411,12 @@ func (m *Model) Forward(pieces [2]uint64, stm int) float32 {
 	a, w := m.Arch, &m.Weights
 	H := a.Hidden
 	x := make([]float32, 2*H)
+	var buf [MaxActive]int32
 	for persp := range 2 {
-		p := stm ^ persp
 		acc := x[persp*H : (persp+1)*H]
 		copy(acc, w.FTBias)
-		for b := pieces[p]; b != 0; b &= b - 1 {
-			row := w.FT[bits.TrailingZeros64(b)*H:][:H]
-			for j := range acc {
-				acc[j] += row[j]
-			}
-		}
-		for b := pieces[p^1]; b != 0; b &= b - 1 {
-			row := w.FT[(a.Cells+bits.TrailingZeros64(b))*H:][:H]
+		for _, f := range a.ActiveFeatures(pieces, stm^persp, buf[:0]) {
+			row := w.FT[int(f)*H:][:H]
 			for j := range acc {
 				acc[j] += row[j]
 			}

@@ -64,3 +64,17 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 	}
 	return t
 }
+
+// addSubRowSIMD sets dst = src + add - sub lane-wise.
+func addSubRowSIMD(dst, src []uint64, add, sub []int16) {
+	n := len(dst) / 4
+	_ = src[len(dst)-1]
+	_ = add[16*n-1]
+	_ = sub[16*n-1]
+	for i := range n {
+		s := archsimd.LoadInt16x16(lanes16(src, i))
+		a := archsimd.LoadInt16x16((*[16]int16)(add[16*i:]))
+		b := archsimd.LoadInt16x16((*[16]int16)(sub[16*i:]))
+		s.Add(a).Sub(b).Store(lanes16(dst, i))
+	}
+}

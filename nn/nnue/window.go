@@ -1,0 +1,147 @@
+package nnue
+
+import "math/bits"
+
+// windows are a window-input net's tables. Row (w, code) of rows (2*words words, both
+// perspectives) is what window w adds to the accumulator in state code as seen from player 0:
+// perspective 0's lanes are FT[w*81+code], perspective 1's FT[w*81+swap(code)], the same
+// cells with own and other exchanged. A move replaces, in each window around the changed
+// cells, the row of its old state by the row of its new one.
+type windows struct {
+	width   uint
+	topLeft uint64    // the cells that are a window's top-left cell
+	index   [64]uint8 // window index by its top-left cell
+	rowW    int       // words of a row
+	rows    []uint64  // [Windows*81][rowW], packed like the accumulator
+	lanes   []int16   // the rows lane-wise for the AVX2 kernels (nil: portable only)
+}
+
+// swapCode[code] is code with its digits 1 (own) and 2 (other) exchanged: the other
+// perspective's view of the same window.
+var swapCode = func() (t [WindowStates]uint8) {
+	for c := range WindowStates {
+		s := 0
+		for x, m := c, 1; m < WindowStates; x, m = x/3, m*3 {
+			if d := x % 3; d != 0 {
+				s += (3 - d) * m
+			}
+		}
+		t[c] = uint8(s)
+	}
+	return t
+}()
+
+// newWindows builds the tables of a window-input net from its quantized feature transformer
+// ft ([Features][Hidden]); words is the number of words of one perspective.
+func newWindows(a Arch, ft []int32, words int) windows {
+	H, W := a.Hidden, a.Width
+	t := windows{width: uint(W), rowW: 2 * words}
+	w := 0
+	for r := range a.Cells/W - 1 {
+		for c := range W - 1 {
+			t.topLeft |= 1 << (r*W + c)
+			t.index[r*W+c] = uint8(w)
+			w++
+		}
+	}
+	t.rows = make([]uint64, w*WindowStates*t.rowW)
+	tmp := make([]int32, 4)
+	for f := range w * WindowStates {
+		views := [2]int{f, f - f%WindowStates + int(swapCode[f%WindowStates])}
+		for persp, g := range views {
+			for k := range words {
+				copy(tmp, ft[g*H+4*k:][:4])
+				t.rows[f*t.rowW+persp*words+k] = pack4(tmp)
+			}
+		}
+	}
+	return t
+}
+
+// prepareSIMD keeps the rows lane-wise for the AVX2 kernels.
+func (t *windows) prepareSIMD() {
+	t.lanes = make([]int16, 4*len(t.rows))
+	for i := 0; i < len(t.rows); i += t.rowW {
+		unpackRow(t.rows[i:i+t.rowW], t.lanes[4*i:4*i+4*t.rowW])
+	}
+}
+
+// unpackRow writes the signed lane deltas of a packed row (pack4's sums) to out, four per word.
+func unpackRow(words []uint64, out []int16) {
+	out = out[:4*len(words)]
+	for i, w := range words {
+		for l := range 4 {
+			d := int16(w)
+			out[4*i+l] = d
+			w = (w - uint64(int64(d))) >> 16
+		}
+	}
+}
+
+// row is the index of the first word of the row of the window with top-left cell tl on the
+// position pieces.
+func (t *windows) row(pieces [2]uint64, tl uint) int {
+	return (int(t.index[tl])*WindowStates + windowCode(pieces[0], pieces[1], tl, t.width)) * t.rowW
+}
+
+// refreshWindows adds every window's row of the position pieces to dst.
+func (n *Net) refreshWindows(dst Acc, pieces [2]uint64) {
+	t := &n.win
+	for b := t.topLeft; b != 0; b &= b - 1 {
+		r := t.row(pieces, uint(bits.TrailingZeros64(b)))
+		addRow(dst, dst, t.rows[r:r+t.rowW])
+	}
+}
+
+// moveWindows is Apply for a window-input net: each window holding a changed cell (the top-left
+// cells of the windows of a cell c are c, c-1, c-W and c-W-1, so the set is a few shifts of the
+// changed cells, deduplicated by construction) trades its old state's row for its new one's.
+func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips uint64) {
+	t := &n.win
+	changed := uint64(1)<<to | flips
+	after := before
+	after[p] |= changed
+	after[p^1] &^= flips
+	if from >= 0 {
+		changed |= 1 << from
+		after[p] &^= 1 << from
+	}
+	W := t.width
+	touched := (changed | changed>>1 | changed>>W | changed>>(W+1)) & t.topLeft
+	if touched == 0 {
+		copy(dst, src)
+		return
+	}
+	rw := t.rowW
+	if n.simdMove {
+		for b := touched; b != 0; b &= b - 1 {
+			tl := uint(bits.TrailingZeros64(b))
+			o, a := 4*t.row(before, tl), 4*t.row(after, tl)
+			addSubRowSIMD(dst, src, t.lanes[a:a+4*rw], t.lanes[o:o+4*rw])
+			src = dst
+		}
+		return
+	}
+	// Portable: two windows per pass over dst.
+	dst, src = dst[:rw], src[:rw]
+	for touched != 0 {
+		tl := uint(bits.TrailingZeros64(touched))
+		touched &= touched - 1
+		o, a := t.row(before, tl), t.row(after, tl)
+		add, sub := t.rows[a:a+rw], t.rows[o:o+rw]
+		if touched == 0 {
+			for i := range dst {
+				dst[i] = src[i] + add[i] - sub[i]
+			}
+			return
+		}
+		tl = uint(bits.TrailingZeros64(touched))
+		touched &= touched - 1
+		o, a = t.row(before, tl), t.row(after, tl)
+		add2, sub2 := t.rows[a:a+rw], t.rows[o:o+rw]
+		for i := range dst {
+			dst[i] = src[i] + add[i] - sub[i] + add2[i] - sub2[i]
+		}
+		src = dst
+	}
+}
