@@ -24,8 +24,15 @@ import (
 	"colony/nn/nnue"
 )
 
+// WindowArch is Arch with window input (nnue.WindowInput): the 36 2x2 windows of the 7x7 board.
+func WindowArch(hidden, l1 int) nnue.Arch {
+	a := Arch(hidden, l1)
+	a.Input, a.Width = nnue.WindowInput, ataxx.Size
+	return a
+}
+
 // Arch is the nnue architecture of a Bacteria War net with the given sizes, on encoder
-// version 1's planes.
+// version 1's planes (cell input).
 func Arch(hidden, l1 int) nnue.Arch {
 	return nnue.Arch{
 		Game:           ataxx.Info.Name,
@@ -97,6 +104,9 @@ func New(o Options) (*Engine, error) {
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
 func CheckArch(a nnue.Arch) error {
 	want := Arch(a.Hidden, a.L1)
+	if a.Input == nnue.WindowInput {
+		want = WindowArch(a.Hidden, a.L1)
+	}
 	want.Activation = a.Activation // any activation reads the same planes
 	if a != want {
 		return fmt.Errorf("nnab: net arch %+v is not a Bacteria War net (%+v)", a, want)

@@ -27,6 +27,15 @@ func testModel(hidden, l1 int, seed uint64) *nnue.Model {
 	return m
 }
 
+// windowModel is testModel with window input.
+func windowModel(hidden, l1 int, seed uint64) *nnue.Model {
+	m := nnue.NewRandom(WindowArch(hidden, l1), seed)
+	for i := range m.Weights.OutW {
+		m.Weights.OutW[i] *= 20
+	}
+	return m
+}
+
 func testNet(t testing.TB, hidden, l1 int) *nnue.Net {
 	t.Helper()
 	n, err := nnue.Quantize(testModel(hidden, l1, 1), 0)
@@ -434,12 +443,23 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 // BenchmarkSearchShapes: the midgame search with random nets of other shapes (hidden width,
 // CReLU or SCReLU accumulators), for the evaluator's cost per node; NNAB_PORTABLE=1 turns the
 // AVX2 kernels off in a simd build. Random nets grow other trees: compare nodes/cpu-s.
+// The windows-... shapes read window input (nnue.WindowInput).
 func BenchmarkSearchShapes(b *testing.B) {
-	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+	for _, shape := range []struct {
+		in  nnue.Input
+		act nnue.Activation
+	}{{nnue.CellInput, nnue.CReLU}, {nnue.CellInput, nnue.SCReLU}, {nnue.WindowInput, nnue.CReLU}, {nnue.WindowInput, nnue.SCReLU}} {
 		for _, h := range []int{64, 128, 256} {
-			b.Run(fmt.Sprintf("%s-%d", act, h), func(b *testing.B) {
+			name := fmt.Sprintf("%s-%d", shape.act, h)
+			if shape.in == nnue.WindowInput {
+				name = "windows-" + name
+			}
+			b.Run(name, func(b *testing.B) {
 				m := testModel(h, 0, 1)
-				m.Arch.Activation = act
+				if shape.in == nnue.WindowInput {
+					m = windowModel(h, 0, 1)
+				}
+				m.Arch.Activation = shape.act
 				n, err := nnue.Quantize(m, 0)
 				if err != nil {
 					b.Fatal(err)

@@ -40,11 +40,12 @@ func init() {
 
 // delta is how the accumulator of a ply follows from its parent's.
 type delta struct {
-	pass  bool
-	mover int
-	to    int
-	from  int // -1 for a division
-	flips uint64
+	pass   bool
+	mover  int
+	to     int
+	from   int // -1 for a division
+	flips  uint64
+	before [2]uint64 // the parent's pieces (read by window-input nets: nnue.Net.Apply)
 }
 
 // hooks are nnab's part of engine/alphabeta: Bacteria War's rules, the table key with the
@@ -85,7 +86,7 @@ func (h *hooks) Play(p ataxx.Position, m ataxx.Move, ply int) ataxx.Position {
 	} else {
 		side := p.ToMove()
 		to := m.To()
-		*d = delta{mover: side, to: to, from: -1, flips: ataxx.Neighbours(to) & p.Pieces(side^1)}
+		*d = delta{mover: side, to: to, from: -1, flips: ataxx.Neighbours(to) & p.Pieces(side^1), before: Pieces(&p)}
 		if m.IsJump() {
 			d.from = m.From()
 		}
@@ -103,7 +104,7 @@ func (h *hooks) ensure(ply int) {
 	if d.pass {
 		copy(h.acc[ply], h.acc[ply-1])
 	} else {
-		h.net.Move(h.acc[ply], h.acc[ply-1], d.mover, d.to, d.from, d.flips)
+		h.net.Apply(h.acc[ply], h.acc[ply-1], d.before, d.mover, d.to, d.from, d.flips)
 	}
 	h.accOK[ply] = true
 }
