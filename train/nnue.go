@@ -55,10 +55,11 @@ type NNUEConfig struct {
 }
 
 // nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
-// feature rows in, the value (tanh of the logit) out, and the MSE against the targets.
+// feature rows in (or, with sparse inputs, their active features), the value (tanh of the
+// logit) out, and the MSE against the targets.
 type nnueGraph struct {
 	g          *G.ExprGraph
-	us, them   *G.Node // (B, Features)
+	us, them   *G.Node // (B, Features); nil with sparse inputs
 	target     *G.Node // (B, 1)
 	logit      *G.Node // (B, 1)
 	loss       *G.Node
@@ -83,7 +84,14 @@ func creluNode(x *G.Node) (*G.Node, error) {
 	return G.Sub(a, b)
 }
 
-func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
+// sparseInputs are the active features of both perspectives, k per row of the batch (the
+// first layer as gatherRows: sparse.go).
+type sparseInputs struct {
+	us, them []int32
+	k        int
+}
+
+func buildNNUEGraph(m *nnue.Model, batch int, sp *sparseInputs) (*nnueGraph, error) {
 	a := m.Arch
 	n := &nnueGraph{g: G.NewGraph()}
 	param := func(t nnue.Tensor, decay bool) *G.Node {
@@ -105,8 +113,6 @@ func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
 	ow, ob := param(ts[k], true), param(ts[k+1], false)
 
 	F := a.Features()
-	n.us = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, F), G.WithName("us"))
-	n.them = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, F), G.WithName("them"))
 	var err error
 	do := func(x *G.Node, e error) *G.Node {
 		if err == nil && e != nil {
@@ -124,8 +130,19 @@ func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
 		}
 		return do(G.BroadcastAdd(y, b, nil, []byte{0}))
 	}
-	half := func(x *G.Node) *G.Node {
-		y := dense(x, ft, ftb)
+	half := func(persp string, idx []int32) *G.Node {
+		var y *G.Node
+		if sp == nil {
+			x := G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, F), G.WithName(persp))
+			if persp == "us" {
+				n.us = x
+			} else {
+				n.them = x
+			}
+			y = dense(x, ft, ftb)
+		} else if y = do(G.ApplyOp(newGatherRows(persp, idx, batch, sp.k), ft)); err == nil {
+			y = do(G.BroadcastAdd(y, ftb, nil, []byte{0}))
+		}
 		if err != nil {
 			return nil
 		}
@@ -135,7 +152,11 @@ func buildNNUEGraph(m *nnue.Model, batch int) (*nnueGraph, error) {
 		}
 		return do(G.HadamardProd(c, c)) // SCReLU = CReLU^2
 	}
-	hu, ht := half(n.us), half(n.them)
+	var usIdx, themIdx []int32
+	if sp != nil {
+		usIdx, themIdx = sp.us, sp.them
+	}
+	hu, ht := half("us", usIdx), half("them", themIdx)
 	if err != nil {
 		return nil, err
 	}
@@ -183,10 +204,18 @@ type NNUETrainer struct {
 	themT    *tensor.Dense
 	targetT  *tensor.Dense
 	ws, gs   [][]float32
+	sparse   *sparseInputs // window input: the active features instead of us and them
 }
 
-// NewNNUETrainer builds a trainer from m's weights (m itself is not changed until Model).
+// NewNNUETrainer builds a trainer from m's weights (m itself is not changed until Model). A
+// window-input net's first layer is sparse (gatherRows); a cell-input net's is a dense product.
 func NewNNUETrainer(m *nnue.Model, cfg Config) (*NNUETrainer, error) {
+	return newNNUETrainer(m, cfg, m.Arch.Input == nnue.CellInput)
+}
+
+// newNNUETrainer is NewNNUETrainer with the first layer dense or sparse as asked (tests compare
+// the two).
+func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error) {
 	if err := m.CheckShapes(); err != nil {
 		return nil, err
 	}
@@ -194,15 +223,25 @@ func NewNNUETrainer(m *nnue.Model, cfg Config) (*NNUETrainer, error) {
 		return nil, err
 	}
 	B := cfg.Batch
-	g, err := buildNNUEGraph(m, B)
+	var sp *sparseInputs
+	if !dense {
+		k := m.Arch.Windows()
+		if m.Arch.Input != nnue.WindowInput || k == 0 {
+			return nil, fmt.Errorf("train: a sparse first layer needs window input (every row has the same number of active features), not %s", m.Arch)
+		}
+		sp = &sparseInputs{us: make([]int32, B*k), them: make([]int32, B*k), k: k}
+	}
+	g, err := buildNNUEGraph(m, B, sp)
 	if err != nil {
 		return nil, err
 	}
 	F := m.Arch.Features()
-	t := &NNUETrainer{m: m, net: g, cfg: cfg, batch: B, step: m.Step,
-		us: make([]float32, B*F), them: make([]float32, B*F), target: make([]float32, B)}
-	t.usT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.us))
-	t.themT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.them))
+	t := &NNUETrainer{m: m, net: g, cfg: cfg, batch: B, step: m.Step, target: make([]float32, B), sparse: sp}
+	if sp == nil {
+		t.us, t.them = make([]float32, B*F), make([]float32, B*F)
+		t.usT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.us))
+		t.themT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.them))
+	}
 	t.targetT = tensor.New(tensor.WithShape(B, 1), tensor.WithBacking(t.target))
 	t.vm = G.NewTapeMachine(g.g, G.BindDualValues(g.learnables...))
 	sizes := make([]int, len(g.learnables))
@@ -218,8 +257,23 @@ func NewNNUETrainer(m *nnue.Model, cfg Config) (*NNUETrainer, error) {
 func (t *NNUETrainer) Close() error { return t.vm.Close() }
 
 // Inputs are the batch buffers: for row i, us[i*F:] and them[i*F:] the two perspectives'
-// feature rows (see nnue.Arch.Activations) and target[i] the side to move's value.
+// feature rows (see nnue.Arch.Activations; nil with a sparse first layer: use SetExample) and
+// target[i] the side to move's value.
 func (t *NNUETrainer) Inputs() (us, them, target []float32) { return t.us, t.them, t.target }
+
+// SetExample fills row i of the batch with the position pieces, stm to move, and its target.
+func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
+	a := t.m.Arch
+	t.target[i] = target
+	if sp := t.sparse; sp != nil {
+		k := sp.k
+		a.ActiveFeatures(pieces, stm, sp.us[i*k:i*k:(i+1)*k])
+		a.ActiveFeatures(pieces, stm^1, sp.them[i*k:i*k:(i+1)*k])
+		return
+	}
+	F := a.Features()
+	a.Activations(pieces, stm, t.us[i*F:(i+1)*F], t.them[i*F:(i+1)*F])
+}
 
 // run runs the graph forward and backward on the batch buffers; it returns the loss.
 func (t *NNUETrainer) run() (float64, error) {
@@ -228,6 +282,9 @@ func (t *NNUETrainer) run() (float64, error) {
 		n *G.Node
 		v *tensor.Dense
 	}{{t.net.us, t.usT}, {t.net.them, t.themT}, {t.net.target, t.targetT}} {
+		if l.n == nil {
+			continue // sparse inputs: the ops read their buffers
+		}
 		if err := G.Let(l.n, l.v); err != nil {
 			return 0, fmt.Errorf("train: nnue feed: %w", err)
 		}
@@ -357,7 +414,6 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6e6e7565))
 	var exs []data.Example
 	a := m.Arch
-	F := a.Features()
 	save := func() error {
 		out := t.Model()
 		out.Meta["score_scale"] = strconv.Itoa(cfg.ScoreScale)
@@ -390,14 +446,12 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		if exs, err = win.Sample(rng, cfg.Batch, exs); err != nil {
 			return nil, err
 		}
-		us, them, tg := t.Inputs()
 		for i := range exs {
 			pieces, stm, err := a.Pieces(exs[i].Input)
 			if err != nil {
 				return nil, err
 			}
-			a.Activations(pieces, stm, us[i*F:(i+1)*F], them[i*F:(i+1)*F])
-			tg[i] = Target(&exs[i], stm, cfg.ScoreWeight)
+			t.SetExample(i, pieces, stm, Target(&exs[i], stm, cfg.ScoreWeight))
 		}
 		loss, err := t.Step()
 		if err != nil {

@@ -17,11 +17,16 @@ func nnueArch(hidden, l1 int) nnue.Arch {
 		Planes: ataxx.NumPlanes, PiecePlanes: [2]int{0, 1}, ToMovePlane: 3, Hidden: hidden, L1: l1}
 }
 
+// windowArch is nnueArch with window input.
+func windowArch(hidden, l1 int) nnue.Arch {
+	a := nnueArch(hidden, l1)
+	a.Input, a.Width = nnue.WindowInput, ataxx.Size
+	return a
+}
+
 // fillNNUE writes positions ps (from their encodings) into the trainer's batch buffers with
 // target tanh(material/8) for the side to move, and returns the positions' pieces and sides.
-func fillNNUE(t *testing.T, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) ([][2]uint64, []int) {
-	us, them, tg := tr.Inputs()
-	F := a.Features()
+func fillNNUE(t testing.TB, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) ([][2]uint64, []int) {
 	in := make([]float32, ataxx.InputSize)
 	var pieces [][2]uint64
 	var stms []int
@@ -31,8 +36,7 @@ func fillNNUE(t *testing.T, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) (
 		if err != nil {
 			t.Fatal(err)
 		}
-		a.Activations(pc, stm, us[i*F:(i+1)*F], them[i*F:(i+1)*F])
-		tg[i] = float32(math.Tanh(float64(p.Count(stm)-p.Count(stm^1)) / 8))
+		tr.SetExample(i, pc, stm, float32(math.Tanh(float64(p.Count(stm)-p.Count(stm^1))/8)))
 		pieces, stms = append(pieces, pc), append(stms, stm)
 	}
 	return pieces, stms
@@ -42,7 +46,8 @@ func fillNNUE(t *testing.T, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) (
 // nnue.Model.Forward on the same weights (before and after some training).
 func TestNNUETrainerMatchesFloatForward(t *testing.T) {
 	sc := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
-	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16), sc(nnueArch(32, 0)), sc(nnueArch(32, 16))} {
+	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16), sc(nnueArch(32, 0)), sc(nnueArch(32, 16)),
+		windowArch(32, 0), sc(windowArch(32, 0)), windowArch(32, 16)} {
 		const B = 32
 		tr, err := NewNNUETrainer(nnue.NewRandom(a, 3), Config{Batch: B, LR: 1e-2})
 		if err != nil {
