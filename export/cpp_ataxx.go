@@ -118,11 +118,15 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 	return w.String(), nil
 }
 
-// ataxxWeights declares the net (the template's evaluator reads nets without a hidden layer).
+// ataxxWeights declares the net (the template's evaluator reads cell-input nets without a
+// hidden layer).
 func ataxxWeights(v nnue.Ints) (string, error) {
 	a := v.Arch
 	if a.L1 != 0 {
 		return "", fmt.Errorf("the C++ export reads nets without a hidden layer, not %s", a)
+	}
+	if a.Input != nnue.CellInput {
+		return "", fmt.Errorf("the C++ export reads cell-input nets, not %s (%s input is not ported to C++)", a, a.Input)
 	}
 	if a.Cells != ataxx.NumSquares {
 		return "", fmt.Errorf("net for %d cells, Bacteria War has %d", a.Cells, ataxx.NumSquares)

@@ -2,12 +2,14 @@
 // self-play shards (train.RunNNUE): value regression against each example's value target of
 // the side to move.
 //
-//	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0] -steps N
+//	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0
+//	          -activation crelu -input cells] -steps N
 //	          [-batch 1024] [-lr 2e-3] [-window K] [-csv FILE] [-every 1000] [-score-scale 300]
 //	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
-// stopped run is continued with -model set to that file.
+// stopped run is continued with -model set to that file. -input windows starts a fresh net on
+// the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind.
 package main
 
 import (
@@ -39,6 +41,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	hidden := fs.Int("hidden", 128, "accumulator width per perspective of a fresh net (multiple of 16)")
 	l1 := fs.Int("l1", 0, "hidden dense units after the accumulators of a fresh net (0: none)")
 	activation := fs.String("activation", "crelu", "the accumulators' activation of a fresh net: crelu or screlu")
+	input := fs.String("input", "cells", "the input features of a fresh net: cells (cells x own/other) or windows (2x2 windows x 81 states)")
 	var c train.NNUEConfig
 	fs.StringVar(&c.Model, "model", "", "start model file or URL (default: a fresh net)")
 	fs.StringVar(&c.Shards, "shards", "", "shard directory, or a shards store URL s3://bucket/run/shards (ingested: docs/cluster.md) (required)")
@@ -107,6 +110,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		if c.Arch.Activation, err = nnue.ParseActivation(*activation); err != nil {
 			fmt.Fprintln(stderr, "trainnnue:", err)
 			return 2
+		}
+		if c.Arch.Input, err = nnue.ParseInput(*input); err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
+		if c.Arch.Input == nnue.WindowInput {
+			c.Arch.Width = g.Info().Width
 		}
 	}
 	_, err = train.RunNNUE(ctx, c, stderr)

@@ -63,3 +63,33 @@ func writeShards(t *testing.T, dir string, games int) {
 		t.Fatal(err)
 	}
 }
+
+// TestWindowInput: -input windows trains a window-input net; continuing from it without the
+// flag keeps window input; an unknown -input exits 2.
+func TestWindowInput(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	if err := os.MkdirAll(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeShards(t, shards, 6)
+	out := filepath.Join(dir, "w.nnue")
+	var log bytes.Buffer
+	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "6", "-batch", "16", "-input", "windows"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	m, err := nnue.Load(out)
+	if err != nil || m.Arch.Input != nnue.WindowInput || m.Arch.Width != 7 || m.Arch.Features() != 2916 {
+		t.Fatalf("-input windows: %v (%+v)", err, m)
+	}
+	more := filepath.Join(dir, "w2.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", out, "-out", more, "-steps", "3", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("warm start: exit %d\n%s", code, log.String())
+	}
+	if m2, err := nnue.Load(more); err != nil || m2.Arch != m.Arch || m2.Step != 9 {
+		t.Fatalf("warm start: %v (%+v)", err, m2)
+	}
+	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-input", "hexes"}, &log); code != 2 {
+		t.Errorf("-input hexes: exit %d, want 2", code)
+	}
+}
