@@ -137,13 +137,10 @@ func TestRunNNUEWindows(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "w.nnue")
 	cfg := NNUEConfig{Game: ataxx.Info, Symmetries: ataxx.Symmetries{}, Arch: windowArch(32, 0), Shards: shards,
 		Steps: 20, Batch: 32, Out: out, Every: 10, Seed: 1}
-	m, err := RunNNUE(context.Background(), cfg, testLog{t})
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := nnue.Load(out)
-	if err != nil {
-		t.Fatal(err)
+	m, runErr := RunNNUE(context.Background(), cfg, testLog{t})
+	back, loadErr := nnue.Load(out)
+	if runErr != nil || loadErr != nil {
+		t.Fatalf("run: %v; load: %v", runErr, loadErr)
 	}
 	if back.Arch.Input != nnue.WindowInput || back.Arch != m.Arch || back.Step != 20 {
 		t.Fatalf("saved model: %s step %d", back.Arch, back.Step)

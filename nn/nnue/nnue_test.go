@@ -364,10 +364,13 @@ func benchNet(b *testing.B, a Arch, portable bool) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const K = 256
 	accs := make([]Acc, K)
+	pos := make([][2]uint64, K) // cell 24 empty: the move's placement
 	for i := range accs {
-		pieces, _ := randomPieces(rng, 49)
+		pos[i], _ = randomPieces(rng, 49)
+		pos[i][0] &^= 1 << 24
+		pos[i][1] &^= 1 << 24
 		accs[i] = net.NewAcc()
-		net.Refresh(accs[i], pieces)
+		net.Refresh(accs[i], pos[i])
 	}
 	child := net.NewAcc()
 	runtime.LockOSThread()
@@ -376,7 +379,11 @@ func benchNet(b *testing.B, a Arch, portable bool) {
 	b.ResetTimer()
 	var sink int32
 	for i := 0; b.Loop(); i++ {
-		net.Move(child, accs[i%K], i&1, 24, -1, 1<<17|1<<31)
+		flips := uint64(1<<17 | 1<<31)
+		if a.Input == WindowInput { // a window update reads the position: keep the move legal
+			flips &= pos[i%K][i&1^1]
+		}
+		net.Apply(child, accs[i%K], pos[i%K], i&1, 24, -1, flips)
 		sink += net.Evaluate(child, i&1)
 	}
 	b.StopTimer()
@@ -399,6 +406,17 @@ func BenchmarkMoveEval128Portable(b *testing.B) { benchNet(b, testArch(128, 0), 
 func BenchmarkMoveEval256(b *testing.B)         { benchNet(b, testArch(256, 0), false) }
 func BenchmarkMoveEval32x16(b *testing.B)       { benchNet(b, testArch(32, 16), false) }
 func BenchmarkMoveEval64x32(b *testing.B)       { benchNet(b, testArch(64, 32), false) }
+
+// The window-input nets (Apply: the windows around the placement and the conversions).
+func BenchmarkMoveEvalWindows64(b *testing.B)  { benchNet(b, windowArch(64, 0, CReLU), false) }
+func BenchmarkMoveEvalWindows128(b *testing.B) { benchNet(b, windowArch(128, 0, CReLU), false) }
+func BenchmarkMoveEvalWindows128Portable(b *testing.B) {
+	benchNet(b, windowArch(128, 0, CReLU), true)
+}
+func BenchmarkMoveEvalWindows256(b *testing.B) { benchNet(b, windowArch(256, 0, CReLU), false) }
+func BenchmarkMoveEvalWindows256Portable(b *testing.B) {
+	benchNet(b, windowArch(256, 0, CReLU), true)
+}
 
 // TestSIMDMatchesPortable: with GOEXPERIMENT=simd on an AVX2 CPU, the AVX2 kernels give the
 // same accumulators and outputs as the portable ones, bit for bit (skipped elsewhere).

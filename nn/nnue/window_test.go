@@ -283,14 +283,12 @@ func TestWindowSIMDMatchesPortable(t *testing.T) {
 func TestWindowFile(t *testing.T) {
 	m := NewRandom(windowArch(32, 0, SCReLU), 8)
 	m.Step = 77
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	b := buf.Bytes()
-	got, err := Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
+	w := new(bytes.Buffer)
+	writeErr := m.Write(w)
+	b := w.Bytes()
+	got, readErr := Read(bytes.NewReader(b))
+	if writeErr != nil || readErr != nil {
+		t.Fatalf("write: %v; read: %v", writeErr, readErr)
 	}
 	if got.Arch != m.Arch || got.Step != 77 || got.SHA256() != m.SHA256() {
 		t.Fatalf("round trip changed the model: %+v", got.Arch)

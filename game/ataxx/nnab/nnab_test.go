@@ -20,7 +20,11 @@ import (
 // testModel is a random Bacteria War net whose output weights are scaled so that its logits
 // are of a trained net's order (random output weights cancel out).
 func testModel(hidden, l1 int, seed uint64) *nnue.Model {
-	m := nnue.NewRandom(Arch(hidden, l1), seed)
+	return scaledOut(nnue.NewRandom(Arch(hidden, l1), seed))
+}
+
+// scaledOut multiplies m's output weights by 20 and returns m.
+func scaledOut(m *nnue.Model) *nnue.Model {
 	for i := range m.Weights.OutW {
 		m.Weights.OutW[i] *= 20
 	}
@@ -29,11 +33,7 @@ func testModel(hidden, l1 int, seed uint64) *nnue.Model {
 
 // windowModel is testModel with window input.
 func windowModel(hidden, l1 int, seed uint64) *nnue.Model {
-	m := nnue.NewRandom(WindowArch(hidden, l1), seed)
-	for i := range m.Weights.OutW {
-		m.Weights.OutW[i] *= 20
-	}
-	return m
+	return scaledOut(nnue.NewRandom(WindowArch(hidden, l1), seed))
 }
 
 func testNet(t testing.TB, hidden, l1 int) *nnue.Net {
