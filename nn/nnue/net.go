@@ -371,7 +371,8 @@ func (n *Net) Refresh(dst Acc, pieces [2]uint64) {
 // pieces): a piece appears on cell to, the piece on cell from disappears (from < 0: none does)
 // and the pieces on the cells of flips turn from the other player's into p's. dst and src may
 // be the same accumulator. It serves both input kinds: a cell-input net does not read before
-// (Move); a window-input net updates the windows around the changed cells.
+// (Move); a window-input net updates the windows around the changed cells, so for it the
+// change must be a legal one on before (to empty, from p's, flips the other player's).
 func (n *Net) Apply(dst, src Acc, before [2]uint64, p, to, from int, flips uint64) {
 	if n.arch.Input == WindowInput {
 		n.moveWindows(dst, src, before, p, to, from, flips)

@@ -372,3 +372,22 @@ func TestShippedFilesRewriteIdentically(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowWiden: widening a window-input net keeps its function and its input kind.
+func TestWindowWiden(t *testing.T) {
+	m := NewRandom(windowArch(32, 0, SCReLU), 4)
+	w, err := Widen(m, 64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Arch.Input != WindowInput || w.Arch.Width != 7 || w.Arch.Hidden != 64 {
+		t.Fatalf("widened arch %+v", w.Arch)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		pieces, stm := randomPieces(rng, 49)
+		if a, b := m.Forward(pieces, stm), w.Forward(pieces, stm); math.Abs(float64(a-b)) > 1e-5 {
+			t.Fatalf("widened net: logit %v, was %v", b, a)
+		}
+	}
+}

@@ -10,7 +10,8 @@
 //
 // The game's cells and players map onto the nnue scheme directly: cell = square, player 0 = O,
 // and the encoder's planes 0/1 hold O's and X's pieces, plane 3 is all ones when O is to move
-// (Arch).
+// (Arch). Nets of either input kind play (cells, or the 36 2x2 windows: WindowArch); the search
+// updates both through nnue.Net.Apply with the parent's pieces.
 package nnab
 
 import (
