@@ -9,7 +9,9 @@
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
 // stopped run is continued with -model set to that file. -input windows starts a fresh net on
-// the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind.
+// the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind, unless
+// -to-windows first moves a cell-input start model to window input (nnue.ToWindows, the same
+// function), as -widen moves it to more lanes.
 package main
 
 import (
@@ -59,6 +61,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
 	fs.Float64Var(&c.ScoreWeight, "score-weight", 0.5, "target = (1-w)·result + w·score for shards that store search scores (selfplay -scores); older shards' mixed values are used as they are")
+	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	if err := fs.Parse(args); err != nil {
@@ -84,23 +87,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
 	if *widen > 0 {
-		if c.Model == "" {
-			fmt.Fprintln(stderr, "trainnnue: -widen needs -model")
-			return 2
+		if code := convertStart(&c, "widened", func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }, stderr); code != 0 {
+			return code
 		}
-		m, err := nnue.Load(c.Model)
-		if err == nil {
-			m, err = nnue.Widen(m, *widen, c.Seed)
+	}
+	if *toWindows {
+		if code := convertStart(&c, "windows", func(m *nnue.Model) (*nnue.Model, error) { return nnue.ToWindows(m, c.Game.Width) }, stderr); code != 0 {
+			return code
 		}
-		if err == nil {
-			err = m.Save(c.Out + ".widened")
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "trainnnue:", err)
-			return 2
-		}
-		fmt.Fprintf(stderr, "trainnnue: %s widened to %s: %s\n", c.Model, m.Arch, c.Out+".widened")
-		c.Model = c.Out + ".widened"
 	}
 	if c.Model == "" {
 		if c.Arch, err = registry.NNUEArch(*game, *hidden, *l1); err != nil {
@@ -149,5 +143,29 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "trainnnue: %s (%s, step %d): value MSE %.4f over %d examples of %s\n", model, m.Arch, m.Step, mse, n, dir)
+	return 0
+}
+
+// convertStart replaces the start model c.Model by conv of it (the same function in another
+// architecture), saved next to c.Out as OUT.suffix: the warm start across architectures.
+func convertStart(c *train.NNUEConfig, suffix string, conv func(*nnue.Model) (*nnue.Model, error), stderr io.Writer) int {
+	if c.Model == "" {
+		fmt.Fprintf(stderr, "trainnnue: -%s needs -model\n", map[string]string{"widened": "widen", "windows": "to-windows"}[suffix])
+		return 2
+	}
+	out := c.Out + "." + suffix
+	m, err := nnue.Load(c.Model)
+	if err == nil {
+		m, err = conv(m)
+	}
+	if err == nil {
+		err = m.Save(out)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "trainnnue: %s moved to %s: %s\n", c.Model, m.Arch, out)
+	c.Model = out
 	return 0
 }

@@ -92,4 +92,25 @@ func TestWindowInput(t *testing.T) {
 	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-input", "hexes"}, &log); code != 2 {
 		t.Errorf("-input hexes: exit %d, want 2", code)
 	}
+	// -to-windows moves a cell-input start net to window input before training; a window net
+	// cannot be moved again.
+	cells := filepath.Join(dir, "c.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", cells, "-hidden", "16", "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("cell net: exit %d\n%s", code, log.String())
+	}
+	moved := filepath.Join(dir, "m.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", cells, "-to-windows", "-out", moved, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("-to-windows: exit %d\n%s", code, log.String())
+	}
+	for _, f := range []string{moved + ".windows", moved} {
+		if m3, err := nnue.Load(f); err != nil || m3.Arch.Input != nnue.WindowInput || m3.Arch.Width != 7 {
+			t.Fatalf("-to-windows %s: %v (%+v)", f, err, m3)
+		}
+	}
+	if code := run(context.Background(), []string{"-shards", shards, "-model", moved, "-to-windows", "-out", filepath.Join(dir, "again.nnue")}, &log); code != 2 {
+		t.Errorf("-to-windows on a window net: exit %d, want 2", code)
+	}
+	if code := run(context.Background(), []string{"-shards", shards, "-to-windows", "-out", filepath.Join(dir, "none.nnue")}, &log); code != 2 {
+		t.Errorf("-to-windows without -model: exit %d, want 2", code)
+	}
 }
