@@ -82,6 +82,8 @@ type NNUEGate struct {
 	SPRT         arena.SPRTResult `json:"sprt"`
 	SPRTGames    int              `json:"sprt_games"`
 	SPRTScore    float64          `json:"sprt_score"`
+	SPRTElo      float64          `json:"sprt_elo"`     // the fast gate's Elo difference
+	SPRTEloErr   float64          `json:"sprt_elo_err"` // and its 95% half-width
 	ConfirmGames int              `json:"confirm_games"`
 	ConfirmScore float64          `json:"confirm_score"`
 }
@@ -165,13 +167,13 @@ func (c *Cycle) nnueGate(ctx context.Context, w io.Writer, res *GenResult) error
 	if err != nil {
 		return err
 	}
-	g := &NNUEGate{SPRTGames: sum.Games, SPRTScore: sum.AScore}
+	g := &NNUEGate{SPRTGames: sum.Games, SPRTScore: sum.AScore, SPRTElo: sum.Elo, SPRTEloErr: sum.EloErr}
 	if sum.SPRT != nil {
 		g.SPRT = *sum.SPRT
 	}
 	res.NNUE = g
 	res.record(sum)
-	res.Promoted = g.SPRT.Verdict == "H1" && res.Verdicts == 0
+	res.Promoted = sprtPasses(g.SPRT, g.SPRTElo, g.SPRTEloErr) && res.Verdicts == 0
 	if res.Promoted && n.ConfirmGames > 0 {
 		ac.Games, ac.Clock, ac.SPRT, ac.OutDir = n.ConfirmGames, c.cfg.GateClock, nil, filepath.Join(gdir, "arena-confirm")
 		ac.Seed++
@@ -184,6 +186,20 @@ func (c *Cycle) nnueGate(ctx context.Context, w io.Writer, res *GenResult) error
 		res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
 	}
 	return nil
+}
+
+// sprtPasses is the fast gate's decision: H1, or, when the games ran out first (an elo1 close
+// to elo0 can need more games than the cap even for a clearly better candidate), a truncated
+// SPRT that passes when the whole 95% interval of the candidate's Elo (eloDiff ± eloErr) lies
+// above elo0. H0, or an undecided test whose interval reaches elo0, rejects.
+func sprtPasses(r arena.SPRTResult, eloDiff, eloErr float64) bool {
+	switch r.Verdict {
+	case "H1":
+		return true
+	case "":
+		return eloDiff-eloErr > r.Elo0
+	}
+	return false
 }
 
 // nnuePromote writes the promoted candidate as the next NNNNNN.nnue and its provenance row.
@@ -212,7 +228,11 @@ func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
 		return "", err
 	}
 	n, g := c.cfg.NNUE, res.NNUE
-	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %v, %.1f%%", n.SPRT, g.SPRT.Verdict, g.SPRTGames, n.SPRTClock, 100*g.SPRTScore)
+	verdict := g.SPRT.Verdict
+	if verdict == "" {
+		verdict = fmt.Sprintf("undecided (LLR %.2f; %+.0f ± %.0f Elo, truncated: passed)", g.SPRT.LLR, g.SPRTElo, g.SPRTEloErr)
+	}
+	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %v, %.1f%%", n.SPRT, verdict, g.SPRTGames, n.SPRTClock, 100*g.SPRTScore)
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"colony/arena"
 	"context"
 	"os"
 	"path/filepath"
@@ -164,4 +165,33 @@ func lastRow(t *testing.T, models string) ProvRow {
 		t.Fatalf("provenance: %d rows, %v", len(rows), err)
 	}
 	return rows[len(rows)-1]
+}
+
+// The fast gate passes on H1, or at the game cap undecided when the candidate's 95% Elo
+// interval lies wholly above elo0 (generation 1 of the first long run: 61.7% over 300 games
+// at 2 s, +83 ± 41, LLR 2.00 of 2.94, was rejected before this rule); H0 and an interval
+// reaching elo0 reject.
+func TestSPRTPasses(t *testing.T) {
+	r := arena.SPRTResult{Elo0: 0, Elo1: 10}
+	for _, c := range []struct {
+		verdict  string
+		elo, err float64
+		want     bool
+	}{
+		{"H1", 5, 40, true},
+		{"H0", 90, 40, false},
+		{"", 83, 41, true},
+		{"", 30, 41, false},
+		{"", 41, 41, false},
+		{"", -20, 30, false},
+	} {
+		r.Verdict = c.verdict
+		if got := sprtPasses(r, c.elo, c.err); got != c.want {
+			t.Errorf("verdict %q, Elo %+.0f ± %.0f: passes %v, want %v", c.verdict, c.elo, c.err, got, c.want)
+		}
+	}
+	r.Elo0, r.Verdict = 50, ""
+	if sprtPasses(r, 83, 41) {
+		t.Error("elo0 50, +83 ± 41: the interval reaches elo0, want a rejection")
+	}
 }
