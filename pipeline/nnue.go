@@ -184,16 +184,10 @@ func keepProgress(path string, p nnueProgress, start time.Time) (stop func() err
 	done, exited := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(exited)
-		t := time.NewTicker(progressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = save() // the next tick, or stop, tries again
-			}
-		}
+		every(progressEvery, done, func() bool {
+			_ = save() // the next tick, or stop, tries again
+			return true
+		})
 	}()
 	return func() error {
 		close(done)
@@ -202,9 +196,26 @@ func keepProgress(path string, p nnueProgress, start time.Time) (stop func() err
 	}
 }
 
+// every calls f every d until done is closed or f returns false.
+func every(d time.Duration, done <-chan struct{}, f func() bool) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if !f() {
+				return
+			}
+		}
+	}
+}
+
 // nnueSelfPlay is selfPlay for an nnue cycle, logging to w. A stage killed part-way resumes:
 // the finished shards it wrote are counted, only the games or the time left are played (with
-// fresh game indices), and selfplay.json counts all its parts.
+// fresh game indices), and selfplay.json counts the positions and games of all its parts'
+// finished shards, and their time.
 func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	g, ok := c.game.(BootstrapGame)
 	if !ok {
@@ -268,9 +279,13 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 		if err := stopped(ctx, "self-play", err); err != nil {
 			return err
 		}
+		// All parts' shards, counted again: a game that recorded no position is in none.
+		if prior, err = c.nnueStageShards(prog.StartedUnix, m.SHA256(), w); err != nil {
+			return err
+		}
 	}
 	prog.Seconds += time.Since(start).Seconds()
-	total := nnueGen{Positions: prior.Positions + int64(st.Positions), Games: prior.Games + st.Games, Seconds: prog.Seconds}
+	total := nnueGen{Positions: prior.Positions, Games: prior.Games, Seconds: prog.Seconds}
 	fmt.Fprintf(w, "self-play: %d games, %d positions in %s (this part: %d games, %d positions in %s)\n", total.Games, total.Positions,
 		(time.Duration(total.Seconds) * time.Second).String(), st.Games, st.Positions, time.Since(start).Round(time.Second))
 	if err := arena.WriteJSON(genJSON, total); err != nil {

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,15 +16,30 @@ import (
 )
 
 // recGame is the registry's game whose Bootstrap records each configuration it is given and
-// writes a shard after every game (so a test can stop a data stage between shards).
+// writes a shard after every game; with killAfter > 0 it calls kill once it has written that
+// many shards (so a test stops a data stage right after a shard).
 type recGame struct {
 	registry.Game
-	calls []selfplay.BootstrapConfig
+	calls     []selfplay.BootstrapConfig
+	killAfter int
+	kill      func()
 }
 
 func (g *recGame) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error) {
 	g.calls = append(g.calls, bc)
 	bc.PerShard = 1
+	var mu sync.Mutex
+	written := 0
+	bc.Placement.ShardName = func(worker int) func(*data.Meta) string {
+		return func(m *data.Meta) string {
+			mu.Lock()
+			defer mu.Unlock()
+			if written++; g.killAfter > 0 && written >= g.killAfter {
+				g.kill()
+			}
+			return fmt.Sprintf("%s-g%04d-w%03d-%d-%06d%s", m.Game, m.Generation, worker, time.Now().UnixNano(), written, data.ShardExt)
+		}
+	}
 	return g.Game.Bootstrap(ctx, bc, engineName, o, dir)
 }
 
@@ -46,9 +63,9 @@ func dataRun(t *testing.T) (string, *recGame, Config) {
 }
 
 // dataPart opens the run (as a process started again does) and plays its generation's data
-// stage to its end or until stop, polled every few milliseconds, says to stop (a kill). It
-// returns whether the stage ran to its end.
-func dataPart(t *testing.T, run string, g Game, cfg Config, stop func() bool) bool {
+// stage to its end, or until stop (polled every few milliseconds) or g.killAfter says to stop
+// (a kill). It returns whether the stage ran to its end.
+func dataPart(t *testing.T, run string, g *recGame, cfg Config, stop func() bool) bool {
 	t.Helper()
 	cy, err := Open(run, g, cfg, testLog{t})
 	if err != nil {
@@ -59,24 +76,17 @@ func dataPart(t *testing.T, run string, g Game, cfg Config, stop func() bool) bo
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	g.kill = cancel
 	quit := make(chan struct{})
 	defer close(quit)
 	if stop != nil {
-		go func() {
-			tick := time.NewTicker(5 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-quit:
-					return
-				case <-tick.C:
-					if stop() {
-						cancel()
-						return
-					}
-				}
+		go every(5*time.Millisecond, quit, func() bool {
+			if stop() {
+				cancel()
+				return false
 			}
-		}()
+			return true
+		})
 	}
 	err = cy.selfPlay(ctx)
 	if err != nil && ctx.Err() == nil {
@@ -151,21 +161,22 @@ func checkCounted(t *testing.T, run string) (nnueGen, onDisk) {
 	return gen, d
 }
 
-// A games-based data stage stopped twice part-way, each time after a shard, and resumed:
-// the resumed parts play only the games left, from fresh game indices, and selfplay.json
-// counts every position and game of the generation's shards, a partial shard write (a
-// temporary file) not among them.
+// A games-based data stage stopped twice part-way, after its first shard (one game), then
+// after two more, and resumed: the resumed parts play only the games left, from fresh game
+// indices, and selfplay.json counts every position and game of the generation's shards, a
+// partial shard write (a temporary file) not among them.
 func TestNNUEDataStageResumesGames(t *testing.T) {
 	run, g, cfg := dataRun(t)
 	cfg.NNUE.Games, cfg.NNUE.Duration = 6, 0
 	var before []onDisk
-	for part := range 2 {
-		stop := stopAfterShard(t, run)
-		if dataPart(t, run, g, cfg, stop) {
+	for part, kill := range []int{1, 2} {
+		g.killAfter = kill
+		if dataPart(t, run, g, cfg, nil) {
 			t.Fatalf("part %d was not stopped", part+1)
 		}
 		before = append(before, shardsOf(t, run))
 	}
+	g.killAfter = 0
 	// What a kill mid-write leaves: a temporary file, not a shard.
 	tmp := filepath.Join(run, "shards", ".bacteria-war-g0001-w000-1-000099.shard.tmp")
 	if err := os.WriteFile(tmp, []byte("COLSHARD half"), 0o644); err != nil {
@@ -174,9 +185,9 @@ func TestNNUEDataStageResumesGames(t *testing.T) {
 	if !dataPart(t, run, g, cfg, nil) {
 		t.Fatal("the last part did not finish")
 	}
-	gen, d := checkCounted(t, run)
-	if before[1].games >= cfg.NNUE.Games || gen.Games != cfg.NNUE.Games {
-		t.Errorf("games: %d before the last part, %d in all, want fewer then %d", before[1].games, gen.Games, cfg.NNUE.Games)
+	_, d := checkCounted(t, run)
+	if before[0].shards != 1 || before[1].shards != 3 || d.shards <= 3 {
+		t.Errorf("shards after each part: %d, %d, %d; want 1, 3, more", before[0].shards, before[1].shards, d.shards)
 	}
 	if len(g.calls) != 3 {
 		t.Fatalf("%d data parts played, want 3", len(g.calls))
