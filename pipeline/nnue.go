@@ -90,7 +90,132 @@ type NNUEGate struct {
 
 func (c *Cycle) nnueCandidate() string { return filepath.Join(c.genDir(), "candidate.nnue") }
 
-// nnueSelfPlay is selfPlay for an nnue cycle, logging to w.
+// nnueProgress is a data stage's progress (gen-NNNN/selfplay-progress.json), kept so that a
+// killed stage resumes where it stopped instead of starting over.
+type nnueProgress struct {
+	// StartedUnix is the stage's first start: its shards are no older.
+	StartedUnix int64 `json:"started_unix"`
+	// Parts counts the parts started (the first run, then one per resume); each part's game
+	// indices start at a fresh multiple of partStride.
+	Parts int `json:"parts"`
+	// Seconds is the time played by all parts, written every progressEvery while a part plays
+	// (a kill loses at most that much).
+	Seconds float64 `json:"seconds"`
+	Done    bool    `json:"done"` // selfplay.json is written
+}
+
+// progressEvery is how often a playing data stage records its time (tests shorten it).
+var progressEvery = time.Minute
+
+// partStride spaces the first game indices of a data stage's parts (per worker), so that a
+// resumed part never replays a game of an earlier one, even one a kill lost before its shard
+// was written. Game indices stay below maxGameIndex (selfplay keeps 1<<39 for engine seeds).
+const (
+	partStride   = 1 << 28
+	maxGameIndex = 1 << 38
+)
+
+// stageShards is what the finished shards of a generation's data stage hold.
+type stageShards struct {
+	Positions int64
+	Games     int
+	NextGame  uint64 // past the largest game index of any of their games
+}
+
+// nnueStageShards counts the finished shards in the run's shards directory that this
+// generation's data stage wrote: its generation, model and seed, made no earlier than since
+// (so a run's extra shards copied from elsewhere do not count). Shards that do not read are
+// skipped (training skips them too), each with a line on w; temporary files of a write a kill
+// interrupted are not shards.
+func (c *Cycle) nnueStageShards(since int64, sha string, w io.Writer) (stageShards, error) {
+	var out stageShards
+	list, err := data.ListShards(c.shards(), nil)
+	if err != nil {
+		return out, err
+	}
+	for _, sh := range list {
+		if sh.ModTime.Unix() < since {
+			continue
+		}
+		meta, exs, err := data.ReadShard(sh.Path)
+		if err != nil {
+			fmt.Fprintf(w, "self-play: not counted: %v\n", err)
+			continue
+		}
+		if meta.Generation != c.st.Generation || meta.ModelSHA256 != sha || meta.Seed != c.seed() || meta.CreatedUnix < since {
+			continue
+		}
+		out.Positions += int64(meta.Examples)
+		out.Games += meta.Games
+		for _, ex := range exs {
+			out.NextGame = max(out.NextGame, ex.GameID&(1<<40-1)+1)
+		}
+	}
+	return out, nil
+}
+
+// stageStart returns when the stage whose log is path was first started (its first line,
+// "# RFC3339 ..." from stageLog), or fallback.
+func stageStart(path string, fallback int64) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fallback
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != "#" {
+		return fallback
+	}
+	t, err := time.Parse(time.RFC3339, f[1])
+	if err != nil {
+		return fallback
+	}
+	return t.Unix()
+}
+
+// keepProgress writes p, with the time since start added, to path every progressEvery until
+// the returned stop, which writes it a last time.
+func keepProgress(path string, p nnueProgress, start time.Time) (stop func() error) {
+	save := func() error {
+		q := p
+		q.Seconds += time.Since(start).Seconds()
+		return arena.WriteJSON(path, q)
+	}
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		every(progressEvery, done, func() bool {
+			_ = save() // the next tick, or stop, tries again
+			return true
+		})
+	}()
+	return func() error {
+		close(done)
+		<-exited
+		return save()
+	}
+}
+
+// every calls f every d until done is closed or f returns false.
+func every(d time.Duration, done <-chan struct{}, f func() bool) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if !f() {
+				return
+			}
+		}
+	}
+}
+
+// nnueSelfPlay is selfPlay for an nnue cycle, logging to w. A stage killed part-way resumes:
+// the finished shards it wrote are counted, only the games or the time left are played (with
+// fresh game indices), and selfplay.json counts the positions and games of all its parts'
+// finished shards, and their time.
 func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	g, ok := c.game.(BootstrapGame)
 	if !ok {
@@ -101,22 +226,73 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "self-play: %s on %s (sha256 %.12s), %d/%d nodes\n", n.Engine, c.st.Best, m.SHA256(), n.SoftNodes, n.Nodes)
-	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
-		Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
-	bc := selfplay.BootstrapConfig{Workers: c.cfg.Workers, Games: n.Games, Duration: n.Duration,
-		RandomPlies: n.RandomPlies, RandomPliesMax: n.RandomPliesMax,
-		Limits: engine.Limits{Nodes: n.Nodes, SoftNodes: n.SoftNodes}, OpeningMaxScore: n.OpeningMax,
-		AdjudicateScore: n.AdjScore, AdjudicatePlies: n.AdjPlies, RecordScores: true, Seed: c.seed(), Meta: meta}
-	bc.Progress.Progress = w
-	start := time.Now()
-	st, err := g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
-	if err := stopped(ctx, "self-play", err); err != nil {
+	genJSON, progPath := filepath.Join(c.genDir(), "selfplay.json"), filepath.Join(c.genDir(), "selfplay-progress.json")
+	var prog nnueProgress
+	if err := readJSON(progPath, &prog); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	fmt.Fprintf(w, "self-play: %d games, %d positions in %s\n", st.Games, st.Positions, time.Since(start).Round(time.Second))
-	return arena.WriteJSON(filepath.Join(c.genDir(), "selfplay.json"),
-		nnueGen{Positions: int64(st.Positions), Games: st.Games, Seconds: time.Since(start).Seconds()})
+	if prog.Done && fileExists(genJSON) {
+		return nil // killed between selfplay.json and state.json
+	}
+	if prog.Parts == 0 {
+		// A stage begun before progress files still has its first start in its log.
+		prog.StartedUnix = stageStart(filepath.Join(c.genDir(), "selfplay.log"), c.cfg.StartedAtUnix)
+	}
+	prior, err := c.nnueStageShards(prog.StartedUnix, m.SHA256(), w)
+	if err != nil {
+		return err
+	}
+	played := time.Duration(prog.Seconds * float64(time.Second))
+	games, left := n.Games, n.Duration-played
+	if n.Games > 0 {
+		games -= prior.Games
+	}
+	first := max(prior.NextGame, uint64(prog.Parts)*partStride)
+	if first >= maxGameIndex {
+		return fmt.Errorf("pipeline: nnue: data stage part %d would start at game index %d, past %d", prog.Parts+1, first, uint64(maxGameIndex))
+	}
+	if prior.Games > 0 || prog.Parts > 0 {
+		fmt.Fprintf(w, "self-play: resuming: %d games, %d positions in finished shards, %s played; from game index %d\n",
+			prior.Games, prior.Positions, played.Round(time.Second), first)
+	}
+	var st selfplay.Stats
+	start := time.Now()
+	if (n.Games <= 0 || games > 0) && (n.Duration <= 0 || left > 0) {
+		fmt.Fprintf(w, "self-play: %s on %s (sha256 %.12s), %d/%d nodes\n", n.Engine, c.st.Best, m.SHA256(), n.SoftNodes, n.Nodes)
+		meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
+			Extra: map[string]string{"mode": fmt.Sprintf("bootstrap %s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), "model": filepath.Base(c.st.Best)}}
+		bc := selfplay.BootstrapConfig{Workers: c.cfg.Workers, Games: max(games, 0), Duration: max(left, 0),
+			RandomPlies: n.RandomPlies, RandomPliesMax: n.RandomPliesMax,
+			Limits: engine.Limits{Nodes: n.Nodes, SoftNodes: n.SoftNodes}, OpeningMaxScore: n.OpeningMax,
+			AdjudicateScore: n.AdjScore, AdjudicatePlies: n.AdjPlies, RecordScores: true, Seed: c.seed(), Meta: meta}
+		bc.Placement.FirstGame = first
+		bc.Progress.Progress = w
+		prog.Parts++
+		if err := arena.WriteJSON(progPath, prog); err != nil {
+			return err
+		}
+		stop := keepProgress(progPath, prog, start)
+		st, err = g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
+		if err := stop(); err != nil {
+			return err
+		}
+		if err := stopped(ctx, "self-play", err); err != nil {
+			return err
+		}
+		// All parts' shards, counted again: a game that recorded no position is in none.
+		if prior, err = c.nnueStageShards(prog.StartedUnix, m.SHA256(), w); err != nil {
+			return err
+		}
+	}
+	prog.Seconds += time.Since(start).Seconds()
+	total := nnueGen{Positions: prior.Positions, Games: prior.Games, Seconds: prog.Seconds}
+	fmt.Fprintf(w, "self-play: %d games, %d positions in %s (this part: %d games, %d positions in %s)\n", total.Games, total.Positions,
+		(time.Duration(total.Seconds) * time.Second).String(), st.Games, st.Positions, time.Since(start).Round(time.Second))
+	if err := arena.WriteJSON(genJSON, total); err != nil {
+		return err
+	}
+	prog.Done = true
+	return arena.WriteJSON(progPath, prog)
 }
 
 // nnueTrain trains the candidate from the best net, or on from the candidate a killed

@@ -29,32 +29,7 @@ func TestNNUECycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent := buildAgent(t)
-	models := filepath.Join(t.TempDir(), "nnue")
-	if err := os.MkdirAll(models, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shipped := filepath.Join("..", "models", "bacteria-war", "nnue")
-	for _, f := range []string{"000004.nnue", "provenance.tsv"} {
-		if err := copyFile(filepath.Join(shipped, f), filepath.Join(models, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The test starts from 000004 whatever has shipped since: the rows of later nets go.
-	prov := filepath.Join(models, "provenance.tsv")
-	b, err := os.ReadFile(prov)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kept []string
-	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		if net, _, _ := strings.Cut(l, "\t"); len(net) == 6 && net > "000004" && !strings.HasPrefix(l, "#") {
-			continue
-		}
-		kept = append(kept, l)
-	}
-	if err := os.WriteFile(prov, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	models := nnueModels(t)
 	cfg := DefaultConfig()
 	cfg.Models, cfg.Agent, cfg.Workers = models, agent, 1
 	cfg.TrainSteps, cfg.Batch, cfg.Window = 4, 16, 10_000
@@ -147,6 +122,39 @@ func TestNNUECycle(t *testing.T) {
 	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsTotal != row.PositionsTotal+gen2.Positions {
 		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d positions", r, row.PositionsTotal, gen2.Positions)
 	}
+}
+
+// nnueModels returns a nets' directory holding a copy of the shipped 000004.nnue and the
+// provenance rows up to it.
+func nnueModels(t *testing.T) string {
+	t.Helper()
+	models := filepath.Join(t.TempDir(), "nnue")
+	if err := os.MkdirAll(models, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shipped := filepath.Join("..", "models", "bacteria-war", "nnue")
+	for _, f := range []string{"000004.nnue", "provenance.tsv"} {
+		if err := copyFile(filepath.Join(shipped, f), filepath.Join(models, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The test starts from 000004 whatever has shipped since: the rows of later nets go.
+	prov := filepath.Join(models, "provenance.tsv")
+	b, err := os.ReadFile(prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if net, _, _ := strings.Cut(l, "\t"); len(net) == 6 && net > "000004" && !strings.HasPrefix(l, "#") {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if err := os.WriteFile(prov, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return models
 }
 
 func mustLoad(t *testing.T, path string) *nnue.Model {
