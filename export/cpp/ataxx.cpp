@@ -293,7 +293,8 @@ alignas(32) static int16_t OUTW16[kRow];
 constexpr int kWinStates = 81;
 constexpr int kWinW = NET_WINDOWS ? NET_WIDTH : 1;
 constexpr int kWindows = NET_WINDOWS ? (kSquares / NET_WIDTH - 1) * (NET_WIDTH - 1) : 1;
-alignas(32) static int16_t WROWS[NET_WINDOWS ? kWindows * kWinStates : 1][kRow];
+constexpr int kWinRows = NET_WINDOWS ? kWindows * kWinStates : 1;
+alignas(32) static int16_t WROWS[kWinRows][kRow];
 static uint64_t WIN_TOP_LEFT;  // the cells that are a window's top-left cell
 static uint8_t WIN_INDEX[64];  // window index by its top-left cell
 static int POW3[16];           // sum of 3^i over the bits i of a 4-bit window mask
@@ -318,7 +319,7 @@ static void init_windows() {
             WIN_TOP_LEFT |= 1ULL << (r * kWinW + c);
             WIN_INDEX[r * kWinW + c] = uint8_t(w++);
         }
-    for (int f = 0; f < kWindows * kWinStates; f++) {
+    for (int f = 0; f < kWinRows; f++) {
         int code = f % kWinStates, swapped = 0;
         for (int x = code, t = 1; t < kWinStates; x /= 3, t *= 3)
             if (x % 3) swapped += (3 - x % 3) * t;
