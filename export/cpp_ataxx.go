@@ -118,15 +118,19 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 	return w.String(), nil
 }
 
-// ataxxWeights declares the net (the template's evaluator reads cell-input nets without a
-// hidden layer).
+// ataxxWeights declares the net (the template's evaluator reads cell- and window-input nets
+// without a hidden layer; FT is nnue.Ints' rows: 2*Cells for cells, 81 per window for windows).
 func ataxxWeights(v nnue.Ints) (string, error) {
 	a := v.Arch
 	if a.L1 != 0 {
 		return "", fmt.Errorf("the C++ export reads nets without a hidden layer, not %s", a)
 	}
-	if a.Input != nnue.CellInput {
-		return "", fmt.Errorf("the C++ export reads cell-input nets, not %s (%s input is not ported to C++)", a, a.Input)
+	windows := a.Input == nnue.WindowInput
+	switch {
+	case a.Input != nnue.CellInput && !windows:
+		return "", fmt.Errorf("the C++ export reads cell- and window-input nets, not %s (%s input is not ported to C++)", a, a.Input)
+	case windows && a.Width != ataxx.Size:
+		return "", fmt.Errorf("window net of width %d, Bacteria War's board is %d wide", a.Width, ataxx.Size)
 	}
 	if a.Cells != ataxx.NumSquares {
 		return "", fmt.Errorf("net for %d cells, Bacteria War has %d", a.Cells, ataxx.NumSquares)
@@ -136,6 +140,8 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	w.constant("bool", "NET_SCRELU", a.Activation == nnue.SCReLU)
 	w.constant("int32_t", "NET_QA", v.QA)
 	w.constant("int", "NET_SHIFT", v.Shift)
+	w.constant("bool", "NET_WINDOWS", windows)
+	w.constant("int", "NET_WIDTH", a.Width)
 	var ft []int16
 	for _, row := range v.FT {
 		ft = append(ft, row...)

@@ -91,9 +91,17 @@ func randomGame(rng *rand.Rand, plies int) []ataxx.Move {
 	return line
 }
 
-func testNet(t *testing.T) *nnue.Net {
+// windowModel is a window-input net (nnue.WindowInput) the parity tests also run with.
+const windowModel = "../models/bacteria-war/nnue-candidates/w64-g7.nnue"
+
+// parityNets are the nets of the evaluation and search parity tests: the newest embedded one
+// (cell input) and windowModel.
+var parityNets = []struct{ name, model string }{{"embedded", ""}, {"windows", windowModel}}
+
+// testNet is the Go net of model ("": the newest embedded one).
+func testNet(t *testing.T, model string) *nnue.Net {
 	t.Helper()
-	net, _, err := loadAtaxxNet("")
+	net, _, err := loadAtaxxNet(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,12 +111,23 @@ func testNet(t *testing.T) *nnue.Net {
 // TestCPPEvaluation: the net's score of 10,000 positions of random games, kept incrementally
 // along each game by the C++ program and from scratch by Go, are equal; so are the C++
 // program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
-// the CPU has it), SSE2 (--portable) and plain C++ (--scalar).
+// the CPU has it), SSE2 (--portable) and plain C++ (--scalar), with each of parityNets.
 func TestCPPEvaluation(t *testing.T) {
-	lines, want, scratch, scratchWant := evalCommands(testNet(t), 1, 10000)
+	for _, pn := range parityNets {
+		t.Run(pn.name, func(t *testing.T) {
+			bin := cppProgramWith(t, ataxx.Info.Name, pn.model)
+			compareKernels(t, bin, testNet(t, pn.model), 1, 10000, "")
+		})
+	}
+}
+
+// compareKernels runs evalCommands(net, seed, total) through bin in every kernel.
+func compareKernels(t *testing.T, bin string, net *nnue.Net, seed uint64, total int, name string) {
+	t.Helper()
+	lines, want, scratch, scratchWant := evalCommands(net, seed, total)
 	for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
-		proc := startParity(t, ataxxCPP(t), flags...)
-		name := fmt.Sprint(flags)
+		proc := startParity(t, bin, flags...)
+		name := strings.TrimSpace(fmt.Sprintf("%s %v", name, flags))
 		compareAnswers(t, proc, name, lines, want)
 		compareAnswers(t, proc, name, scratch, scratchWant)
 	}
@@ -186,13 +205,7 @@ func TestCPPEvaluationShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines, want, scratch, scratchWant := evalCommands(net, 3, 2000)
-		for _, flags := range [][]string{nil, {"--portable"}, {"--scalar"}} {
-			proc := startParity(t, bin, flags...)
-			name := fmt.Sprintf("%s %v", act, flags)
-			compareAnswers(t, proc, name, lines, want)
-			compareAnswers(t, proc, name, scratch, scratchWant)
-		}
+		compareKernels(t, bin, net, 3, 2000, act.String())
 	}
 }
 
@@ -226,10 +239,18 @@ type searchVariant struct {
 // TestCPPSearch: nnab's fixed-depth searches of 200 positions (depth 5; 6 in long mode) and,
 // on 60 of them in short mode, searches in other settings (one sequence without new games
 // between positions, no pruning, no late-move reductions, a node budget) give the same best
-// move, score, depth and node count in Go and in C++.
+// move, score, depth and node count in Go and in C++; with each of parityNets.
 func TestCPPSearch(t *testing.T) {
-	proc := startParity(t, ataxxCPP(t))
-	net := testNet(t)
+	for _, pn := range parityNets {
+		t.Run(pn.name, func(t *testing.T) {
+			proc := startParity(t, cppProgramWith(t, ataxx.Info.Name, pn.model))
+			searchVariants(t, proc, testNet(t, pn.model))
+		})
+	}
+}
+
+// searchVariants runs TestCPPSearch's settings with net on proc.
+func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net) {
 	positions := searchPositions(200)
 	depth, others := 6, positions
 	if testing.Short() {

@@ -37,13 +37,20 @@ func TestMain(m *testing.M) {
 // first use; the test is skipped when g++ is not installed.
 func cppProgram(t testing.TB, game string) string {
 	t.Helper()
+	return cppProgramWith(t, game, "")
+}
+
+// cppProgramWith is cppProgram carrying the net at model ("": the game's newest embedded one),
+// built once per game and model.
+func cppProgramWith(t testing.TB, game, model string) string {
+	t.Helper()
 	if _, err := exec.LookPath("g++"); err != nil {
 		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
 	}
-	v, _ := cppBuilds.LoadOrStore(game, &cppBuild{})
+	v, _ := cppBuilds.LoadOrStore(game+"\x00"+model, &cppBuild{})
 	b := v.(*cppBuild)
 	b.once.Do(func() {
-		src, _, err := GenerateCPP(CPPOptions{Game: game})
+		src, _, err := GenerateCPP(CPPOptions{Game: game, Model: model})
 		if err != nil {
 			b.err = err
 			return

@@ -287,6 +287,17 @@ alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appear
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
 alignas(32) static int16_t OUTW16[kRow];
+// Window input (NET_WINDOWS, colony/nn/nnue's windows): WROWS[w * 81 + code] is what window w
+// (numbered row-major by its top-left cell) adds in state code as seen from player 0, both
+// perspectives' lanes (perspective 1's: FT of the code with own and other exchanged).
+constexpr int kWinStates = 81;
+constexpr int kWinW = NET_WINDOWS ? NET_WIDTH : 1;
+constexpr int kWindows = NET_WINDOWS ? (kSquares / NET_WIDTH - 1) * (NET_WIDTH - 1) : 1;
+constexpr int kWinRows = NET_WINDOWS ? kWindows * kWinStates : 1;
+alignas(32) static int16_t WROWS[kWinRows][kRow];
+static uint64_t WIN_TOP_LEFT;  // the cells that are a window's top-left cell
+static uint8_t WIN_INDEX[64];  // window index by its top-left cell
+static int POW3[16];           // sum of 3^i over the bits i of a 4-bit window mask
 // The kernels of the accumulator updates and the output layer: AVX2 where the CPU has it
 // (GCC's target attribute, chosen at run time), else SSE2 (x86-64's baseline), else plain
 // C++. --portable asks for SSE2, --scalar for plain C++. All give the same integers.
@@ -299,10 +310,39 @@ static Kernel g_kernel = kScalar;
 #endif
 static bool g_simd_eval = false;  // the output weights fit the int16 dot product (madd)
 
+static void init_windows() {
+    for (int m = 0; m < 16; m++)
+        for (int i = 0, t = 1; i < 4; i++, t *= 3) POW3[m] += (m >> i & 1) * t;
+    int w = 0;
+    for (int r = 0; r < kSquares / kWinW - 1; r++)
+        for (int c = 0; c < kWinW - 1; c++) {
+            WIN_TOP_LEFT |= 1ULL << (r * kWinW + c);
+            WIN_INDEX[r * kWinW + c] = uint8_t(w++);
+        }
+    for (int f = 0; f < kWinRows; f++) {
+        int code = f % kWinStates, swapped = 0;
+        for (int x = code, t = 1; t < kWinStates; x /= 3, t *= 3)
+            if (x % 3) swapped += (3 - x % 3) * t;
+        int g = f - code + swapped;
+        for (int j = 0; j < H; j++) {
+            WROWS[f][j] = FT[f][j];
+            WROWS[f][H + j] = FT[g][j];
+        }
+    }
+}
+
+// win_row is the row of the window with top-left cell tl on the position bb (nnue's row).
+inline const int16_t* win_row(const uint64_t* bb, int tl) {
+    int o = int(bb[0] >> tl & 3) | int(bb[0] >> (tl + kWinW) & 3) << 2;
+    int x = int(bb[1] >> tl & 3) | int(bb[1] >> (tl + kWinW) & 3) << 2;
+    return WROWS[WIN_INDEX[tl] * kWinStates + POW3[o] + 2 * POW3[x]];
+}
+
 static const char* kernel_name() { return g_kernel == kAVX2 ? "avx2" : g_kernel == kSSE2 ? "sse2" : "scalar"; }
 
 static void init_net() {
-    for (int p = 0; p < 2; p++)
+    if (NET_WINDOWS) init_windows();
+    for (int p = 0; p < 2 && !NET_WINDOWS; p++)
         for (int c = 0; c < kSquares; c++)
             for (int persp = 0; persp < 2; persp++) {
                 int f = c, g = kSquares + c;
@@ -331,7 +371,9 @@ inline void acc_add(int16_t* d, const int16_t* r) {
 // refresh is Net.Refresh.
 static void refresh(Acc& a, const Pos& p) {
     std::memcpy(a.v, INIT, sizeof INIT);
-    for (int pl = 0; pl < 2; pl++)
+    if (NET_WINDOWS)
+        for (uint64_t b = WIN_TOP_LEFT; b; b &= b - 1) acc_add(a.v, win_row(p.bb, ctz(b)));
+    for (int pl = 0; pl < 2 && !NET_WINDOWS; pl++)
         for (uint64_t b = p.bb[pl]; b; b &= b - 1) acc_add(a.v, PLACE[pl][ctz(b)]);
 }
 
@@ -346,6 +388,38 @@ static void acc_move_scalar(Acc& dst, const Acc& src, int p, int to, int from, u
         for (int i = 0; i < kRow; i++) dst.v[i] = int16_t(uint16_t(src.v[i]) + uint16_t(pl[i]));
     }
     for (uint64_t b = flips; b; b &= b - 1) acc_add(dst.v, FLIP[p][ctz(b)]);
+}
+
+// WinMove is a window net's move: the touched windows' old rows (sub) and new ones (add).
+struct WinMove {
+    int n = 0;
+    const int16_t* add[kWindows];
+    const int16_t* sub[kWindows];
+};
+
+// win_move lists the windows around the cells a move of player p changes on the position
+// before (nnue's moveWindows).
+static void win_move(WinMove& w, const uint64_t* before, int p, int to, int from, uint64_t flips) {
+    uint64_t changed = 1ULL << to | flips, after[2] = {before[0], before[1]};
+    after[p] |= changed;
+    after[p ^ 1] &= ~flips;
+    if (from >= 0) {
+        changed |= 1ULL << from;
+        after[p] &= ~(1ULL << from);
+    }
+    uint64_t touched = (changed | changed >> 1 | changed >> kWinW | changed >> (kWinW + 1)) & WIN_TOP_LEFT;
+    for (; touched; touched &= touched - 1, w.n++) {
+        w.sub[w.n] = win_row(before, ctz(touched));
+        w.add[w.n] = win_row(after, ctz(touched));
+    }
+}
+
+static void win_apply_scalar(Acc& dst, const Acc& src, const WinMove& w) {
+    for (int i = 0; i < kRow; i++) {
+        uint16_t v = uint16_t(src.v[i]);
+        for (int k = 0; k < w.n; k++) v = uint16_t(v + uint16_t(w.add[k][i]) - uint16_t(w.sub[k][i]));
+        dst.v[i] = int16_t(v);
+    }
 }
 
 static int64_t output_scalar(const int16_t* us, const int16_t* them) {
@@ -375,6 +449,14 @@ static int64_t output_scalar(const int16_t* us, const int16_t* them) {
             STORE((V*)(dst.v + i), v);                                                                          \
         }                                                                                                       \
     }                                                                                                           \
+    TARGET static void win_apply_##SUFFIX(Acc& dst, const Acc& src, const WinMove& w) {                         \
+        for (int i = 0; i < kRow; i += W) {                                                                     \
+            V v = LOAD((const V*)(src.v + i));                                                                  \
+            for (int k = 0; k < w.n; k++)                                                                       \
+                v = SUB16(ADD16(v, LOAD((const V*)(w.add[k] + i))), LOAD((const V*)(w.sub[k] + i)));            \
+            STORE((V*)(dst.v + i), v);                                                                          \
+        }                                                                                                       \
+    }                                                                                                           \
     TARGET static int64_t output_##SUFFIX(const int16_t* us, const int16_t* them) {                             \
         const V zero = ZERO(), top = SET16(int16_t(NET_QA));                                                    \
         V s = ZERO();                                                                                           \
@@ -398,8 +480,18 @@ COLONY_KERNELS(sse2, , __m128i, 8, _mm_load_si128, _mm_store_si128, _mm_add_epi1
                _mm_min_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_madd_epi16, _mm_add_epi32)
 #endif
 
-// acc_move is Net.Move: dst = src updated for player p's move (from < 0: a division).
-static void acc_move(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {
+// acc_move is Net.Apply: dst = src updated for player p's move (from < 0: a division) on the
+// position before (each player's pieces; read by window nets only).
+static void acc_move(Acc& dst, const Acc& src, const uint64_t* before, int p, int to, int from, uint64_t flips) {
+    if (NET_WINDOWS) {
+        WinMove w;
+        win_move(w, before, p, to, from, flips);
+#ifdef COLONY_X86
+        if (g_kernel == kAVX2) return win_apply_avx2(dst, src, w);
+        if (g_kernel == kSSE2) return win_apply_sse2(dst, src, w);
+#endif
+        return win_apply_scalar(dst, src, w);
+    }
 #ifdef COLONY_X86
     if (g_kernel == kAVX2) return acc_move_avx2(dst, src, p, to, from, flips);
     if (g_kernel == kSSE2) return acc_move_sse2(dst, src, p, to, from, flips);
@@ -547,6 +639,7 @@ struct Delta {
     bool pass;
     int mover, to, from;
     uint64_t flips;
+    uint64_t before[2];  // the pieces before the move
 };
 
 struct RootMove {
@@ -606,7 +699,7 @@ struct Engine {
             d.pass = true;
         } else {
             int side = p.side, to = move_to(m);
-            d = Delta{false, side, to, -1, ADJ1[to] & p.bb[side ^ 1]};
+            d = Delta{false, side, to, -1, ADJ1[to] & p.bb[side ^ 1], {p.bb[0], p.bb[1]}};
             if (is_jump(m)) d.from = move_from(m);
         }
         return apply(p, m);
@@ -617,7 +710,7 @@ struct Engine {
         ensure(ply - 1);
         const Delta& d = delta[ply];
         if (d.pass) acc[ply] = acc[ply - 1];
-        else acc_move(acc[ply], acc[ply - 1], d.mover, d.to, d.from, d.flips);
+        else acc_move(acc[ply], acc[ply - 1], d.before, d.mover, d.to, d.from, d.flips);
         acc_ok[ply] = true;
     }
 
@@ -967,7 +1060,7 @@ static std::string eval_line(const std::vector<std::string>& f, Pos p) {
         Acc &src = a[(i - 5) & 1], &dst = a[(i - 4) & 1];
         int to = move_to(m);
         if (m == kPass) dst = src;
-        else acc_move(dst, src, p.side, to, is_jump(m) ? move_from(m) : -1, ADJ1[to] & p.bb[p.side ^ 1]);
+        else acc_move(dst, src, p.bb, p.side, to, is_jump(m) ? move_from(m) : -1, ADJ1[to] & p.bb[p.side ^ 1]);
         p = apply(p, m);
         if (i > 5) out += ' ';
         out += std::to_string(evaluate(dst, p.side));
