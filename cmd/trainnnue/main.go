@@ -87,12 +87,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
 	if *widen > 0 {
-		if code := convertStart(&c, "widened", func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }, stderr); code != 0 {
+		if code := convertStart(&c, "widen", "widened", func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }, stderr); code != 0 {
 			return code
 		}
 	}
 	if *toWindows {
-		if code := convertStart(&c, "windows", func(m *nnue.Model) (*nnue.Model, error) { return nnue.ToWindows(m, c.Game.Width) }, stderr); code != 0 {
+		if code := convertStart(&c, "to-windows", "windows", func(m *nnue.Model) (*nnue.Model, error) { return nnue.ToWindows(m, c.Game.Width) }, stderr); code != 0 {
 			return code
 		}
 	}
@@ -146,11 +146,11 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 	return 0
 }
 
-// convertStart replaces the start model c.Model by conv of it (the same function in another
+// convertStart (for the flag -flag) replaces the start model c.Model by conv of it (the same function in another
 // architecture), saved next to c.Out as OUT.suffix: the warm start across architectures.
-func convertStart(c *train.NNUEConfig, suffix string, conv func(*nnue.Model) (*nnue.Model, error), stderr io.Writer) int {
+func convertStart(c *train.NNUEConfig, flag, suffix string, conv func(*nnue.Model) (*nnue.Model, error), stderr io.Writer) int {
 	if c.Model == "" {
-		fmt.Fprintf(stderr, "trainnnue: -%s needs -model\n", map[string]string{"widened": "widen", "windows": "to-windows"}[suffix])
+		fmt.Fprintf(stderr, "trainnnue: -%s needs -model\n", flag)
 		return 2
 	}
 	out := c.Out + "." + suffix

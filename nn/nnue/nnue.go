@@ -62,6 +62,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // Arch describes a net and how it reads a game's encoded input.
@@ -92,22 +94,10 @@ const (
 
 var inputNames = [...]string{CellInput: "cells", WindowInput: "windows"}
 
-func (v Input) String() string {
-	if v >= 0 && int(v) < len(inputNames) {
-		return inputNames[v]
-	}
-	return fmt.Sprintf("input(%d)", int(v))
-}
+func (v Input) String() string { return enumName(inputNames[:], v, "input") }
 
 // ParseInput reads an input kind's name ("cells", "windows").
-func ParseInput(s string) (Input, error) {
-	for i, n := range inputNames {
-		if n == s {
-			return Input(i), nil
-		}
-	}
-	return 0, fmt.Errorf("nnue: unknown input %q (known: cells, windows)", s)
-}
+func ParseInput(s string) (Input, error) { return parseEnum[Input](inputNames[:], s, "input") }
 
 // WindowStates is the number of states of a 2x2 window: each of its four cells empty, the
 // perspective's piece or the other player's (3^4).
@@ -123,21 +113,27 @@ const (
 
 var activationNames = [...]string{CReLU: "crelu", SCReLU: "screlu"}
 
-func (v Activation) String() string {
-	if v >= 0 && int(v) < len(activationNames) {
-		return activationNames[v]
-	}
-	return fmt.Sprintf("activation(%d)", int(v))
-}
+func (v Activation) String() string { return enumName(activationNames[:], v, "activation") }
 
 // ParseActivation reads an activation's name ("crelu", "screlu").
 func ParseActivation(s string) (Activation, error) {
-	for i, n := range activationNames {
-		if n == s {
-			return Activation(i), nil
-		}
+	return parseEnum[Activation](activationNames[:], s, "activation")
+}
+
+// enumName is the name of v in names, or kind(v) for a value without one.
+func enumName[E ~int](names []string, v E, kind string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
 	}
-	return 0, fmt.Errorf("nnue: unknown activation %q (known: crelu, screlu)", s)
+	return fmt.Sprintf("%s(%d)", kind, int(v))
+}
+
+// parseEnum is the value named s in names, or an error listing the known names.
+func parseEnum[E ~int](names []string, s, kind string) (E, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return E(i), nil
+	}
+	return 0, fmt.Errorf("nnue: unknown %s %q (known: %s)", kind, s, strings.Join(names, ", "))
 }
 
 // Apply is the activation of one float accumulator sum.

@@ -18,12 +18,7 @@ func ToWindows(m *Model, width int) (*Model, error) {
 	if err := b.Validate(); err != nil {
 		return nil, err
 	}
-	out := NewModel(b)
-	out.Step = m.Step
-	for k, v := range m.Meta {
-		out.Meta[k] = v
-	}
-	out.Meta["windows_from"] = a.String()
+	out := derive(m, b, "windows_from")
 	H, W, rows := a.Hidden, width, a.Cells/width
 	// share[c] is 1 over the number of windows that hold cell c.
 	share := make([]float32, a.Cells)

@@ -20,12 +20,7 @@ func Widen(m *Model, hidden int, seed uint64) (*Model, error) {
 	if err := b.Validate(); err != nil {
 		return nil, err
 	}
-	out := NewModel(b)
-	out.Step = m.Step
-	for k, v := range m.Meta {
-		out.Meta[k] = v
-	}
-	out.Meta["widened_from"] = a.String()
+	out := derive(m, b, "widened_from")
 	rng := rand.New(rand.NewPCG(seed, seed^0x77696465))
 	H, H2 := a.Hidden, hidden
 	w, v := &m.Weights, &out.Weights
@@ -52,4 +47,16 @@ func Widen(m *Model, hidden int, seed uint64) (*Model, error) {
 	}
 	copy(v.OutB, w.OutB)
 	return out, nil
+}
+
+// derive returns a zero model of arch b that carries m's step and metadata, with m's arch
+// recorded under key: the start of a net moved to another architecture (Widen, ToWindows).
+func derive(m *Model, b Arch, key string) *Model {
+	out := NewModel(b)
+	out.Step = m.Step
+	for k, v := range m.Meta {
+		out.Meta[k] = v
+	}
+	out.Meta[key] = m.Arch.String()
+	return out
 }
