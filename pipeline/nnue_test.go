@@ -28,16 +28,9 @@ func TestNNUECycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := buildAgent(t)
 	models := nnueModels(t)
-	cfg := DefaultConfig()
-	cfg.Models, cfg.Agent, cfg.Workers = models, agent, 1
-	cfg.TrainSteps, cfg.Batch, cfg.Window = 4, 16, 10_000
-	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = time.Second, 1, 2, 0
-	n := DefaultNNUE()
-	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
-	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
-	cfg.NNUE = n
+	cfg := tinyNNUEConfig(t, models)
+	n := cfg.NNUE
 
 	run := filepath.Join(t.TempDir(), "run")
 	// Stopped after each of the first two stages, opened again each time.
@@ -121,6 +114,60 @@ func TestNNUECycle(t *testing.T) {
 	}
 	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsTotal != row.PositionsTotal+gen2.Positions {
 		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d positions", r, row.PositionsTotal, gen2.Positions)
+	}
+}
+
+// tinyNNUEConfig is the configuration of a tiny NNUE generation on the nets in models: two
+// games of data, four training steps, and a gate that promotes unless all its games are drawn
+// (see TestNNUECycle).
+func tinyNNUEConfig(t *testing.T, models string) Config {
+	cfg := DefaultConfig()
+	cfg.Models, cfg.Agent, cfg.Workers = models, buildAgent(t), 1
+	cfg.TrainSteps, cfg.Batch, cfg.Window = 4, 16, 10_000
+	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = time.Second, 1, 2, 0
+	n := DefaultNNUE()
+	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
+	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
+	cfg.NNUE = n
+	return cfg
+}
+
+// TestNNUECycleWindowLineage: when the best net reads the 2x2 window input, a generation plays
+// its data with it, warm-starts the candidate from it (the window input and the step carry
+// over), gates it and promotes it with a provenance row that names the window arch.
+func TestNNUECycleWindowLineage(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := nnueModels(t)
+	best := filepath.Join(models, "000004.nnue")
+	w, err := nnue.ToWindows(mustLoad(t, best), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Save(best); err != nil {
+		t.Fatal(err)
+	}
+	cy, err := Open(filepath.Join(t.TempDir(), "run"), g, tinyNNUEConfig(t, models), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cy.Generation(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(models, "000005.nnue")
+	if !res.Promoted || res.Model != want {
+		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
+	}
+	m := mustLoad(t, want)
+	if m.Arch != w.Arch || m.Step != w.Step+4 {
+		t.Fatalf("promoted net %s at step %d, want %s at step %d", m.Arch, m.Step, w.Arch, w.Step+4)
+	}
+	if row := lastRow(t, models); row.Net != "000005" || row.Parent != "000004" || row.Arch != w.Arch.String() ||
+		!strings.Contains(row.Arch, "windows") {
+		t.Fatalf("provenance row %+v, want the window arch %s", row, w.Arch)
 	}
 }
 
