@@ -91,12 +91,28 @@ func randomGame(rng *rand.Rand, plies int) []ataxx.Move {
 	return line
 }
 
-// windowModel is a window-input net (nnue.WindowInput) the parity tests also run with.
-const windowModel = "../models/bacteria-war/nnue-candidates/w64-g7.nnue"
+// windowModel and cellModel are a window-input (nnue.WindowInput) and a cell-input net.
+const (
+	windowModel = "../models/bacteria-war/nnue-candidates/w64-g7.nnue"
+	cellModel   = "../models/bacteria-war/nnue/000007.nnue"
+)
+
+type parityNet struct{ name, model string }
 
 // parityNets are the nets of the evaluation and search parity tests: the newest embedded one
-// (cell input) and windowModel.
-var parityNets = []struct{ name, model string }{{"embedded", ""}, {"windows", windowModel}}
+// (what ships) and a net of the other input kind, so that both kinds are always checked
+// whichever kind ships.
+func parityNets(t *testing.T) []parityNet {
+	t.Helper()
+	other := parityNet{"windows", windowModel}
+	if testNet(t, "").Arch().Input == nnue.WindowInput {
+		other = parityNet{"cells", cellModel}
+	}
+	if testNet(t, other.model).Arch().Input == testNet(t, "").Arch().Input {
+		t.Fatalf("%s has the embedded net's input kind", other.model)
+	}
+	return []parityNet{{"embedded", ""}, other}
+}
 
 // testNet is the Go net of model ("": the newest embedded one).
 func testNet(t *testing.T, model string) *nnue.Net {
@@ -113,7 +129,7 @@ func testNet(t *testing.T, model string) *nnue.Net {
 // program's own scores from scratch of every tenth. Every C++ kernel is checked: AVX2 (where
 // the CPU has it), SSE2 (--portable) and plain C++ (--scalar), with each of parityNets.
 func TestCPPEvaluation(t *testing.T) {
-	for _, pn := range parityNets {
+	for _, pn := range parityNets(t) {
 		t.Run(pn.name, func(t *testing.T) {
 			bin := cppProgramWith(t, ataxx.Info.Name, pn.model)
 			compareKernels(t, bin, testNet(t, pn.model), 1, 10000, "")
@@ -241,7 +257,7 @@ type searchVariant struct {
 // between positions, no pruning, no late-move reductions, a node budget) give the same best
 // move, score, depth and node count in Go and in C++; with each of parityNets.
 func TestCPPSearch(t *testing.T) {
-	for _, pn := range parityNets {
+	for _, pn := range parityNets(t) {
 		t.Run(pn.name, func(t *testing.T) {
 			proc := startParity(t, cppProgramWith(t, ataxx.Info.Name, pn.model))
 			searchVariants(t, proc, testNet(t, pn.model))
