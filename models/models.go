@@ -24,7 +24,7 @@ var files embed.FS
 func List(game string) []string { return list(files, game, ".model") }
 
 // list returns the names of the files of dir in fsys that end in ext, sorted.
-func list(fsys embed.FS, dir, ext string) []string {
+func list(fsys fs.FS, dir, ext string) []string {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil
