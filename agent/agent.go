@@ -41,7 +41,7 @@ type Game interface {
 
 // engineFlags are the flags that configure an engine; each engine lists those it reads and
 // refuses the others.
-var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp"}
+var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp", "uai-cmd", "uai-go"}
 
 // Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
 // bad engine setting such as an unreadable model).
@@ -63,6 +63,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se; null: null-move pruning, nolmr: no late-move reductions)")
+	uaiCmd := fs.String("uai-cmd", "", "uai: the external UAI engine's command line ('PROGRAM ARGS' or PROGRAM,ARGS: no shell, commas stand for spaces), played behind this agent's protocol")
+	uaiGo := fs.String("uai-go", "", "uai: what follows go on every move (e.g. 'nodes 5000' or nodes,5000; default: the clocks)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: the position in the game's board notation (docs/rules.md; Bacteria War and Catch The Mouse: 'rows side')")
@@ -123,6 +125,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o := g.Defaults()
 	o.Seed, o.Model, o.CPuct, o.Playouts, o.HashMB, o.Experiments = *seed, *model, *cpuct, *playouts, *hash, *exp
+	o.UAICmd, o.UAIGo = *uaiCmd, *uaiGo
 	if set["value-blend"] {
 		o.BlendWeight = *blendW
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -161,6 +162,9 @@ func TestRunJudgeEveryEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range g.Engines() {
+		if e.Name == "uai" {
+			continue // an external program: TestUAIBinary plays it
+		}
 		code, out, errOut := runAgent("READY FIRST\nTURN 300 300\nFINISH\n", "-game", "bacteria-war", "-engine", e.Name)
 		lines := strings.Split(out, "\n")
 		if code != 0 || len(lines) != 3 || lines[0] != "OK" || lines[2] != "" {
@@ -258,6 +262,31 @@ func TestUAIBinary(t *testing.T) {
 				t.Errorf("exit: %v (stderr %q)", err, stderr.String())
 			}
 		})
+	}
+	// The same binary as an external engine behind the judge protocol (-engine uai), as the
+	// second player: the judge's OPP move reaches the external engine through the FEN, and its
+	// answer is legal in the judge's position and is its own (no fallback on the log).
+	t.Run("behind-the-judge", func(t *testing.T) {
+		pos := ataxx.Start()
+		first := pos.LegalMoves(nil)[3]
+		r1, c1, r2, c2 := pos.JudgeCoords(first)
+		pos = pos.Apply(first)
+		in := fmt.Sprintf("READY SECOND\nOPP %d %d %d %d 120\nTURN 3000 2880\nFINISH\n", r1, c1, r2, c2)
+		code, out, errOut := runAgent(in, "-engine", "uai", "-uai-cmd", bin+" -engine greedy -protocol uai", "-uai-go", "movetime 50")
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 0 || len(lines) != 2 || lines[0] != "OK" || strings.Contains(errOut, "agent: engine") {
+			t.Fatalf("exit %d, output %q, stderr %q", code, out, errOut)
+		}
+		c, err := judge.ParseMove(lines[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pos.JudgeMove(c[0], c[1], c[2], c[3]); err != nil {
+			t.Fatalf("%q after %v: %v", lines[1], first, err)
+		}
+	})
+	if code, _, errOut := runAgent("", "-engine", "uai"); code != 2 || !strings.Contains(errOut, "-uai-cmd") {
+		t.Errorf("-engine uai without -uai-cmd: exit %d, stderr %q; want 2 naming -uai-cmd", code, errOut)
 	}
 }
 

@@ -125,6 +125,9 @@ type EngineOptions struct {
 	// Experiments are an engine's search experiment switches, comma-separated (the engines
 	// that have them say which; "": none).
 	Experiments string
+	// UAICmd is an external UAI engine's command line (the "uai" engine: a public engine
+	// played behind the agent's protocol); UAIGo, when set, follows go on every move.
+	UAICmd, UAIGo string
 	// Book, when set, answers the positions it holds before the engine is asked (an opening
 	// book, see Book); games with a judge notation only.
 	Book *Book

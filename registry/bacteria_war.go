@@ -1,6 +1,10 @@
 package registry
 
 import (
+	"errors"
+	"os"
+	"strings"
+
 	"colony/contract"
 	"colony/engine"
 	"colony/engine/mctsengine"
@@ -28,6 +32,14 @@ func init() {
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
 			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
 			Check: func(o contract.EngineOptions) error { _, err := loadNNAB(o); return err }},
+		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
+			Flags: []string{"uai-cmd", "uai-go"}, New: func(o contract.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
+			Check: func(o contract.EngineOptions) error {
+				if strings.TrimSpace(o.UAICmd) == "" {
+					return errors.New("-engine uai needs -uai-cmd 'PROGRAM ARGS'")
+				}
+				return nil
+			}},
 	}
 	def.Fallback = "greedy"
 	// nnab (with pruning, net 000004) beat mcts (network 000002) 182-0-18 over 200 games at
