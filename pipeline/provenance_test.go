@@ -7,10 +7,12 @@ import (
 	"testing"
 )
 
-// TestShippedProvenance reads the shipped nets' provenance file: the seeded rows and their
-// cumulative positions.
+// TestShippedProvenance reads the shipped nets' provenance file: the seeded rows, one row for
+// every shipped net file and none for a net that is not there, and each row's positions behind
+// it adding up (its parent's total plus its own new positions).
 func TestShippedProvenance(t *testing.T) {
-	rows, err := ReadProvenance(filepath.Join("..", "models", "bacteria-war", "nnue", "provenance.tsv"), "bacteria-war")
+	dir := filepath.Join("..", "models", "bacteria-war", "nnue")
+	rows, err := ReadProvenance(filepath.Join(dir, "provenance.tsv"), "bacteria-war")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,6 +22,37 @@ func TestShippedProvenance(t *testing.T) {
 	r, ok := provenanceFor(rows, "000004")
 	if !ok || r.PositionsTotal != 395960 {
 		t.Fatalf("000004: %+v, %v; want 395960 positions behind it", r, ok)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.nnue"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no shipped nets in %s (%v)", dir, err)
+	}
+	shipped := map[string]bool{}
+	for _, f := range files {
+		net := strings.TrimSuffix(filepath.Base(f), ".nnue")
+		shipped[net] = true
+		if _, ok := provenanceFor(rows, net); !ok {
+			t.Errorf("%s has no provenance row", f)
+		}
+	}
+	for _, r := range rows {
+		if !shipped[r.Net] {
+			t.Errorf("row %s: no %s.nnue beside it", r.Net, r.Net)
+		}
+		if r.Parent == "-" {
+			if r.PositionsTotal < r.PositionsNew {
+				t.Errorf("row %s: %d positions behind it, fewer than its own %d", r.Net, r.PositionsTotal, r.PositionsNew)
+			}
+			continue
+		}
+		p, ok := provenanceFor(rows, r.Parent)
+		if !ok {
+			t.Errorf("row %s: parent %s has no row", r.Net, r.Parent)
+			continue
+		}
+		if r.PositionsTotal != p.PositionsTotal+r.PositionsNew {
+			t.Errorf("row %s: %d positions behind it, want %s's %d + %d new", r.Net, r.PositionsTotal, r.Parent, p.PositionsTotal, r.PositionsNew)
+		}
 	}
 }
 
