@@ -30,7 +30,6 @@ type Client struct {
 	stdin  io.Closer
 	lines  chan string // the engine's stdout, closed when it ends
 	goArgs string
-	log    io.Writer
 	id     string // its "id name"
 }
 
@@ -40,7 +39,7 @@ type Client struct {
 // limits the client is given. Commas stand for spaces in both, for referees that split an
 // agent's command line on spaces (arena does).
 func Dial(command, goArgs string, log io.Writer) (*Client, error) {
-	argv := strings.Fields(strings.ReplaceAll(command, ",", " "))
+	argv := commaFields(command)
 	if len(argv) == 0 {
 		return nil, errors.New("uai: no engine command (-uai-cmd)")
 	}
@@ -58,7 +57,7 @@ func Dial(command, goArgs string, log io.Writer) (*Client, error) {
 		return nil, fmt.Errorf("uai: starting %q: %w", command, err)
 	}
 	c := &Client{cmd: cmd, in: bufio.NewWriter(stdin), stdin: stdin, lines: make(chan string, 64),
-		goArgs: strings.Join(strings.Fields(strings.ReplaceAll(goArgs, ",", " ")), " "), log: log}
+		goArgs: strings.Join(commaFields(goArgs), " ")}
 	go func() {
 		defer close(c.lines)
 		sc := bufio.NewScanner(stdout)
@@ -165,15 +164,11 @@ func (c *Client) ready() error {
 }
 
 func (c *Client) send(lines ...string) error {
-	for _, l := range lines {
-		c.in.WriteString(l)
-		c.in.WriteByte('\n')
-	}
-	if err := c.in.Flush(); err != nil {
-		return fmt.Errorf("uai: writing to the engine: %w", err)
-	}
-	return nil
+	return writeLines(c.in, "uai: writing to the engine", lines)
 }
+
+// commaFields splits s on whitespace and commas (commas stand for spaces: see Dial).
+func commaFields(s string) []string { return strings.Fields(strings.ReplaceAll(s, ",", " ")) }
 
 // await reads the engine's lines until one whose first word is word, which it returns; it
 // notes "id name" on the way and fails when the engine ends or wait passes.

@@ -60,12 +60,18 @@ func newUAISession(r io.Reader, w, log io.Writer, name string, factory func() (E
 }
 
 func (s *uaiSession) println(lines ...string) error {
+	return writeLines(s.out, "agent: writing UAI output", lines)
+}
+
+// writeLines writes each line and a newline to w and flushes it; a failure is wrapped in what.
+// The server's answers and the client's commands both go out through it.
+func writeLines(w *bufio.Writer, what string, lines []string) error {
 	for _, l := range lines {
-		s.out.WriteString(l)
-		s.out.WriteByte('\n')
+		w.WriteString(l)
+		w.WriteByte('\n')
 	}
-	if err := s.out.Flush(); err != nil {
-		return fmt.Errorf("agent: writing UAI output: %w", err)
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
