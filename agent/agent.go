@@ -41,7 +41,7 @@ type Game interface {
 
 // engineFlags are the flags that configure an engine; each engine lists those it reads and
 // refuses the others.
-var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp", "uai-cmd", "uai-go"}
+var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "nodes", "exp", "uai-cmd", "uai-go"}
 
 // Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
 // bad engine setting such as an unreadable model).
@@ -62,6 +62,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells; Catch The Mouse: mouse steps left) is at most this (0: never; default: the game's)")
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
+	nodes := fs.Int64("nodes", 0, "alphabeta, nnab: hard node budget per move (0: the clock decides); both sides of a match at N nodes play the same games on any machine load")
 	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se; null: null-move pruning, nolmr: no late-move reductions)")
 	uaiCmd := fs.String("uai-cmd", "", "uai: the external UAI engine's command line ('PROGRAM ARGS' or PROGRAM,ARGS: no shell, commas stand for spaces), played behind this agent's protocol")
 	uaiGo := fs.String("uai-go", "", "uai: what follows go on every move (e.g. 'nodes 5000' or nodes,5000; default: the clocks)")
@@ -124,7 +125,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%s: unknown protocol %q (known: %v)", *gameName, *protocol, g.Protocols())
 	}
 	o := g.Defaults()
-	o.Seed, o.Model, o.CPuct, o.Playouts, o.HashMB, o.Experiments = *seed, *model, *cpuct, *playouts, *hash, *exp
+	o.Seed, o.Model, o.CPuct, o.Playouts, o.HashMB, o.Nodes, o.Experiments = *seed, *model, *cpuct, *playouts, *hash, *nodes, *exp
 	o.UAICmd, o.UAIGo = *uaiCmd, *uaiGo
 	if set["value-blend"] {
 		o.BlendWeight = *blendW
@@ -192,8 +193,8 @@ func checkRanges(o contract.EngineOptions) error {
 		return fmt.Errorf("-prove %v: want [0, 0.9]", o.ProverShare)
 	case o.Endgame < 0:
 		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
-	case o.Playouts < 0 || o.HashMB < 0:
-		return fmt.Errorf("-playouts and -hash must be >= 0")
+	case o.Playouts < 0 || o.HashMB < 0 || o.Nodes < 0:
+		return fmt.Errorf("-playouts, -hash and -nodes must be >= 0")
 	}
 	return nil
 }

@@ -122,6 +122,9 @@ type EngineOptions struct {
 	Playouts int
 	// HashMB sizes an alpha-beta engine's transposition table (0: its default).
 	HashMB int
+	// Nodes is an alpha-beta engine's hard node budget per move (0: the clock decides), for
+	// matches that no machine load can bend.
+	Nodes int64
 	// Experiments are an engine's search experiment switches, comma-separated (the engines
 	// that have them say which; "": none).
 	Experiments string

@@ -2,7 +2,11 @@
 // a search gets for one move.
 package engine
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Limits tells a search how much it may think for one move. Zero fields are unset.
 type Limits struct {
@@ -71,4 +75,32 @@ func ReportOf(e any) (Report, bool) {
 		return r.Report()
 	}
 	return Report{}, false
+}
+
+// Iteration is one finished iteration of a deepening search, for a protocol's info lines:
+// its depth, the deepest ply it reached, its score (the searcher's units, side to move), the
+// nodes and time spent on the move so far and the principal variation (valid only during the
+// call that hands it over).
+type Iteration[M any] struct {
+	Depth, SelDepth int
+	Score           int32
+	Nodes           int64
+	Elapsed         time.Duration
+	PV              []M
+}
+
+// Line is it as a UAI info line: "info depth D seldepth S score cp X nodes N nps R time T pv
+// M...", the moves written by notation.
+func (it Iteration[M]) Line(notation func(M) string) string {
+	ms := it.Elapsed.Milliseconds()
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d score cp %d nodes %d nps %d time %d", it.Depth, it.SelDepth, it.Score,
+		it.Nodes, it.Nodes*1000/max(ms, 1), ms)
+	if len(it.PV) > 0 {
+		b.WriteString(" pv")
+		for _, m := range it.PV {
+			b.WriteString(" " + notation(m))
+		}
+	}
+	return b.String()
 }

@@ -26,11 +26,11 @@ func init() {
 		{Name: "greedy", Doc: "the move that leaves the most own pieces",
 			New: func(o contract.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
-			Flags: []string{"hash"}, New: func(o contract.EngineOptions) (eng, error) {
-				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+			Flags: []string{"hash", "nodes"}, New: func(o contract.EngineOptions) (eng, error) {
+				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
+			Flags: []string{"model", "hash", "nodes", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
 			Check: func(o contract.EngineOptions) error { _, err := loadNNAB(o); return err }},
 		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
 			Flags: []string{"uai-cmd", "uai-go"}, New: func(o contract.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },

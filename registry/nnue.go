@@ -40,7 +40,7 @@ func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB}
+	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}
 	experiments := map[string]*bool{"iir": &no.IIR, "se": &no.Singular, "null": &no.Null, "nolmr": &no.NoLMR}
 	for _, x := range strings.Split(o.Experiments, ",") {
 		if on, ok := experiments[x]; ok {

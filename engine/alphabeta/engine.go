@@ -45,6 +45,11 @@ type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
 	Opts Options
 	Game G // the game's hooks (a pointer: an engine may change their state between searches)
 
+	// Info, when set, is called after each finished iteration of Search (not Score) with its
+	// depth, score, nodes, time and principal variation (the best root move, then the table's
+	// moves): a protocol's info lines.
+	Info func(engine.Iteration[M])
+
 	// ExactTT is a test knob: the table only cuts off on entries of exactly the wanted depth,
 	// so that a fixed-depth search returns the same score with or without it.
 	ExactTT bool

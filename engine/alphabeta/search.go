@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"colony/contract"
+	"colony/engine"
 	"colony/engine/tt"
 )
 
@@ -222,6 +223,8 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 
 	nodes     int64
 	nodeLimit int64
+	seldepth  int // the deepest ply the iteration reached
+	pv        []M // the principal variation handed to Engine.Info
 	start     time.Time
 	hard      time.Duration
 	stop      bool
@@ -239,7 +242,7 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 }
 
 func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *searcher[P, M, G] {
-	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves)}
+	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves), pv: make([]M, 0, cfg.MaxPly)}
 	s.killers = make([][2]M, cfg.MaxPly)
 	s.excluded = make([]M, cfg.MaxPly)
 	for i := range s.excluded {
@@ -318,6 +321,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	if s.nodes&checkMask == 0 {
 		s.checkStop()
 	}
+	s.seldepth = max(s.seldepth, ply)
 	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
 		s.stop = true
 	}
@@ -619,7 +623,7 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	s.null = e.Opts.Null
 	s.iir = e.Opts.IIR
 	s.se = e.Opts.Singular && s.cfg.Staged
-	s.nodes, s.nodeLimit = 0, nodeLimit
+	s.nodes, s.nodeLimit, s.seldepth = 0, nodeLimit, 0
 	s.start, s.hard = start, hard
 	s.stop = false
 }
@@ -697,10 +701,38 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 		func() bool { return s.stop },
 		func(d int, v int32) bool {
 			e.lastDepth, e.lastScore = d, s.bestScore
+			if e.Info != nil {
+				e.Info(engine.Iteration[M]{Depth: d, SelDepth: s.seldepth, Score: s.bestScore, Nodes: s.nodes,
+					Elapsed: time.Since(start), PV: s.principal(pos, d)})
+			}
+			s.seldepth = 0
 			return soft > 0 && time.Since(start) >= soft/2 || softNodes > 0 && s.nodes >= softNodes
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove
+}
+
+// principal is the principal variation of the last iteration, at most depth moves: the best
+// root move, then the table's move at each position while it is legal there.
+func (s *searcher[P, M, G]) principal(pos P, depth int) []M {
+	pv := append(s.pv[:0], s.bestMove)
+	p := pos.Apply(s.bestMove)
+	o := &s.order
+	for s.tt != nil && len(pv) < min(depth, s.cfg.MaxPly-1) {
+		en, ok := s.tt.Probe(s.g.Key(p))
+		if !ok || en.Move == s.cfg.NoMove {
+			break
+		}
+		o.Keys, o.hist = s.keys[len(pv)], s.zeroHist
+		o.ttMove, o.k1, o.k2 = s.cfg.NoMove, s.cfg.NoMove, s.cfg.NoMove
+		if moves, _ := s.g.Moves(p, s.moves[len(pv)][:0], o); !slices.Contains(moves, en.Move) {
+			break
+		}
+		pv = append(pv, en.Move)
+		p = p.Apply(en.Move)
+	}
+	s.pv = pv
+	return pv
 }
 
 // Mix is contract.Mix: the seed's tie-break of equal root moves.

@@ -67,6 +67,9 @@ func NewWithOptions(o Options) *Engine {
 // Name returns "alphabeta".
 func (e *Engine) Name() string { return "alphabeta" }
 
+// SetInfo has f called after each finished iteration of a move's search (UAI's info lines).
+func (e *Engine) SetInfo(f func(engine.Iteration[ataxx.Move])) { e.ab.Info = f }
+
 // NewGame clears the transposition table and the move-ordering statistics.
 func (e *Engine) NewGame() { e.ab.NewGame() }
 

@@ -118,6 +118,9 @@ func CheckArch(a nnue.Arch) error {
 // Name returns "nnab".
 func (e *Engine) Name() string { return "nnab" }
 
+// SetInfo has f called after each finished iteration of a move's search (UAI's info lines).
+func (e *Engine) SetInfo(f func(engine.Iteration[ataxx.Move])) { e.ab.Info = f }
+
 // NewGame clears the table and the move-ordering statistics.
 func (e *Engine) NewGame() { e.ab.NewGame() }
 

@@ -49,14 +49,30 @@ func Serve(r io.Reader, w, log io.Writer, name string, factory func() (Engine, e
 }
 
 func newUAISession(r io.Reader, w, log io.Writer, name string, factory func() (Engine, error), seed uint64) *uaiSession {
-	return &uaiSession{
+	s := &uaiSession{
 		in:   judge.NewLineReader(r, log),
 		out:  bufio.NewWriter(w),
 		log:  log,
-		mv:   judge.NewMover(factory, Engine(ataxxgreedy.New(seed^0xFA11BAC4)), log),
 		name: name,
 		pos:  ataxx.Start(),
 	}
+	// An engine that deepens tells each finished iteration: an info line.
+	withInfo := func() (Engine, error) {
+		e, err := factory()
+		if in, ok := e.(interface {
+			SetInfo(func(engine.Iteration[ataxx.Move]))
+		}); ok && err == nil {
+			in.SetInfo(s.info)
+		}
+		return e, err
+	}
+	s.mv = judge.NewMover(withInfo, Engine(ataxxgreedy.New(seed^0xFA11BAC4)), log)
+	return s
+}
+
+// info writes a finished iteration's info line (write errors surface with bestmove's).
+func (s *uaiSession) info(it engine.Iteration[ataxx.Move]) {
+	_ = s.println(it.Line(ataxx.Move.UAI))
 }
 
 func (s *uaiSession) println(lines ...string) error {

@@ -1,12 +1,14 @@
 package uai
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"colony/engine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/ataxxtest"
 )
 
@@ -144,3 +146,71 @@ var (
 	checkPlayed   = ataxxtest.CheckPlayed
 	greedyFactory = ataxxtest.GreedyFactory
 )
+
+// TestUAIInfoLines: go depth 8 with the classical alpha-beta engine prints one info line per
+// finished depth (1 to 8, in order, with nodes growing and a legal principal variation whose
+// first move is the bestmove), then bestmove.
+func TestUAIInfoLines(t *testing.T) {
+	factory := func() (Engine, error) { return ataxxab.NewWithOptions(ataxxab.Options{HashMB: 4}), nil }
+	out, _, _ := uaiOnString(t, "uai\nisready\nposition startpos moves b6 a2\ngo depth 8\nquit\n", factory)
+	var infos []string
+	best := ""
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "info "):
+			infos = append(infos, l)
+		case strings.HasPrefix(l, "bestmove "):
+			best = strings.TrimPrefix(l, "bestmove ")
+		}
+	}
+	if len(infos) != 8 || best == "" {
+		t.Fatalf("%d info lines, bestmove %q:\n%s", len(infos), best, out)
+	}
+	lastNodes := int64(0)
+	for i, l := range infos {
+		f := strings.Fields(l)
+		field := func(key string) string {
+			for j := range f[:len(f)-1] {
+				if f[j] == key {
+					return f[j+1]
+				}
+			}
+			t.Fatalf("info line %q has no %s", l, key)
+			return ""
+		}
+		if d, _ := strconv.Atoi(field("depth")); d != i+1 {
+			t.Errorf("line %d: depth %d", i, d)
+		}
+		if sd, _ := strconv.Atoi(field("seldepth")); sd < i+1 {
+			t.Errorf("line %d: seldepth %d below the depth", i, sd)
+		}
+		if field("score") != "cp" {
+			t.Errorf("line %d: score is not in cp: %q", i, l)
+		}
+		n, err := strconv.ParseInt(field("nodes"), 10, 64)
+		if err != nil || n < lastNodes {
+			t.Errorf("line %d: nodes %d after %d (%v)", i, n, lastNodes, err)
+		}
+		lastNodes = n
+		field("nps")
+		field("time")
+		pv := strings.Fields(strings.SplitN(l, " pv ", 2)[1])
+		p := ataxx.Start().Apply(ataxx.CloneMove(8))
+		p = p.Apply(mustUAI(t, p, "a2"))
+		for _, s := range pv {
+			p = p.Apply(mustUAI(t, p, s))
+		}
+		if i == len(infos)-1 && pv[0] != best {
+			t.Errorf("last pv starts with %s, bestmove %s", pv[0], best)
+		}
+	}
+}
+
+func mustUAI(t *testing.T, p ataxx.Position, s string) ataxx.Move {
+	t.Helper()
+	m, err := p.ParseUAIMove(s)
+	if err != nil {
+		t.Fatalf("pv move %s: %v", s, err)
+	}
+	return m
+}
