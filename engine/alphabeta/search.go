@@ -16,6 +16,7 @@
 package alphabeta
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -102,6 +103,7 @@ type Order[M Move] struct {
 	hist           [2][]int32
 	cur            []int32
 	mask           int
+	histDiv        int32
 }
 
 // Side selects the history of the side to move.
@@ -109,7 +111,7 @@ func (o *Order[M]) Side(side int) { o.cur = o.hist[side&1] }
 
 // Key is the sort key of m, given its static ordering value v.
 func (o *Order[M]) Key(m M, v int32) int64 {
-	h := o.cur[int(m)&o.mask] / 8
+	h := o.cur[int(m)&o.mask] / o.histDiv
 	k := v + h
 	switch m {
 	case o.ttMove:
@@ -169,6 +171,55 @@ type Config[M Move] struct {
 	RFPDepth  int
 	RFPMargin int32
 	LMP       []int
+
+	// QuietBelow (0: none) marks the quiet moves: those whose sort key's value (static value
+	// plus history, Order.Key) is below it; a game's order puts them last. At every node below
+	// the root, PV nodes too, once QuietAfter moves are searched (default 2) and the best score
+	// is above a proven loss, the quiet moves left are pruned (with pruning on).
+	QuietBelow int32
+	QuietAfter int
+	// Futility pruning (FPDepth 0: none), with pruning on, at every node below the root: at a
+	// depth <= FPDepth, once FPMoves moves are searched and the best is above a proven loss,
+	// the node stops when its Static value + FPBase + FPMargin*depth is at most alpha (alpha
+	// not a proven win).
+	FPDepth        int
+	FPMoves        int
+	FPBase, FPMult int32
+	// TTCutPV lets the table cut principal-variation nodes below the root too.
+	TTCutPV bool
+	// IIRDepth (0: none, unless Options.IIR asks for the experiment at its IIRDepth): a node of
+	// at least this depth that the table gives no move is searched a ply shallower.
+	IIRDepth int
+	// Late-move reductions, more: ReduceKillers reduces the killers too, ReduceRoot reduces
+	// the root's late moves (by the same table), and LMRHistDiv (0: none) reduces a move by
+	// its history score / LMRHistDiv less (more for a negative one).
+	ReduceKillers, ReduceRoot bool
+	LMRHistDiv                int32
+	// History: a cut move's bonus (and the malus of the moves tried before it) is
+	// min(HistMult*depth, HistMax) (HistMult 0: depth*depth); the order adds history/HistDiv
+	// to a move's static value (default 8).
+	HistMult, HistMax int32
+	HistDiv           int32
+	// Aspiration from AspDepth on (default 4); a failed window widens by AspGrow/16 of its
+	// delta (default 32: doubling); AspFailHighShallower searches a ply shallower after a fail
+	// high (back to the full depth after a fail low), and AspFailLowMid moves beta to the
+	// middle of the failed window.
+	AspDepth             int
+	AspGrow              int32
+	AspFailHighShallower bool
+	AspFailLowMid        bool
+}
+
+// LogReductions is a late-move reduction table from a log formula: the move of index i >=
+// minIndex (0 first) at depth d >= 3 is reduced round(base + mult*ln(d)*ln(i+1)) plies.
+func LogReductions(base, mult float64, minIndex int) *LMR {
+	var t LMR
+	for d := 3; d < 64; d++ {
+		for i := minIndex; i < 64; i++ {
+			t[d][i] = int8(math.Round(base + mult*math.Log(float64(d))*math.Log(float64(i+1))))
+		}
+	}
+	return &t
 }
 
 // withDefaults returns c with its zero fields set to their defaults.
@@ -182,10 +233,12 @@ func (c Config[M]) withDefaults() Config[M] {
 	def(&c.MaxDepth, 100)
 	def(&c.HistSize, 4096)
 	def(&c.ReserveDiv, 4)
+	def(&c.QuietAfter, 2)
+	def(&c.AspDepth, 4)
 	for _, f := range []struct {
 		v *int32
 		d int32
-	}{{&c.WinScore, 30000}, {&c.PlyStep, 1}, {&c.WinBound, 20000}, {&c.ReduceBelow, 1 << 30}} {
+	}{{&c.WinScore, 30000}, {&c.PlyStep, 1}, {&c.WinBound, 20000}, {&c.ReduceBelow, 1 << 30}, {&c.HistDiv, 8}, {&c.AspGrow, 32}} {
 		if *f.v == 0 {
 			*f.v = f.d
 		}
@@ -216,7 +269,7 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	lmr     bool
 	prune   bool // reverse futility and late-move pruning
 	null    bool // null-move pruning
-	iir     bool // internal iterative reduction
+	iirDepth int // internal iterative reduction from this depth (0: none)
 	se      bool // singular extensions
 
 	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
@@ -257,6 +310,7 @@ func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *s
 		s.order.killerHist = 1
 	}
 	s.order.mask = cfg.HistSize - 1
+	s.order.histDiv = cfg.HistDiv
 	moves := make([]M, cfg.MaxPly*cfg.MaxMoves)
 	keys := make([]int64, cfg.MaxPly*cfg.MaxMoves)
 	s.moves = make([][]M, cfg.MaxPly)
@@ -343,7 +397,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	if s.tt != nil && excluded == s.cfg.NoMove {
 		if en, ok := s.tt.Probe(key); ok {
 			ttMove, ttEntry = en.Move, en
-			if !pv && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
+			if (!pv || s.cfg.TTCutPV && ply > 0) && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
 				v := s.fromTT(int32(en.Score), ply)
 				switch {
 				case en.Bound == tt.Exact,
@@ -357,7 +411,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 
 	// Internal iterative reduction: without a table move the ordering is poor and the node
 	// likely new; it is searched a ply shallower.
-	if s.iir && depth >= IIRDepth && ttMove == s.cfg.NoMove {
+	if s.iirDepth > 0 && depth >= s.iirDepth && ttMove == s.cfg.NoMove {
 		depth--
 	}
 
@@ -444,7 +498,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 				if v > alpha {
 					alpha = v
 					if v >= beta {
-						s.updateHistory(p.ToMove(), m, int32(depth*depth))
+						s.updateHistory(p.ToMove(), m, s.histBonus(depth))
 						s.setKiller(ply, m, k1)
 						s.store(key, m, v, depth, ply, tt.Lower)
 						return v
@@ -481,6 +535,8 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	// once. Where late-move pruning applies, the picks cover every move it lets through.
 	reduce := s.lmr && depth >= 3 && s.cfg.ReduceSides>>side&1 != 0
 	lmp := s.prune && !pv && depth < len(s.cfg.LMP)
+	quiet := s.prune && s.cfg.QuietBelow != 0 && ply > 0
+	fp := s.prune && ply > 0 && depth <= s.cfg.FPDepth && alpha < s.cfg.WinBound
 	picks := 3
 	if lmp {
 		picks = max(s.cfg.LMP[depth]-searched, 0)
@@ -500,16 +556,26 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		}
 		m := M(keys[i] & 0xFFFF)
 		idx := i + searched // the move's rank at this node
-		if lmp && idx >= s.cfg.LMP[depth] && best > -s.cfg.WinBound {
-			break
+		if best > -s.cfg.WinBound {
+			if lmp && idx >= s.cfg.LMP[depth] {
+				break
+			}
+			// The moves are sorted: once one is quiet, so are all the rest.
+			if quiet && idx >= s.cfg.QuietAfter && -(keys[i]>>16) < int64(s.cfg.QuietBelow) {
+				break
+			}
+			if fp && idx >= s.cfg.FPMoves {
+				if !haveStatic {
+					static, haveStatic = s.g.Static(p, ply), true
+				}
+				if static+s.cfg.FPBase+s.cfg.FPMult*int32(depth) <= alpha {
+					break
+				}
+			}
 		}
 		r := 0
-		if idx > 0 && reduce && m != k1 && m != k2 && -(keys[i]>>16) < int64(s.cfg.ReduceBelow) {
-			r = int(s.cfg.Reductions[min(depth, 63)][min(idx, 63)])
-			if pv && r > 0 && s.cfg.ReducePVLess {
-				r--
-			}
-			r = min(r, depth-2)
+		if idx > 0 && reduce && (s.cfg.ReduceKillers || m != k1 && m != k2) && -(keys[i]>>16) < int64(s.cfg.ReduceBelow) {
+			r = s.reduction(depth, idx, pv, side, m)
 		}
 		v := s.child(p, m, depth, r, alpha, beta, ply, idx, pv)
 		if s.stop {
@@ -521,7 +587,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 			if v > alpha {
 				alpha = v
 				if v >= beta {
-					bonus := int32(depth * depth)
+					bonus := s.histBonus(depth)
 					s.updateHistory(side, m, bonus)
 					for j := 0; j < i; j++ {
 						s.updateHistory(side, M(keys[j]&0xFFFF), -bonus)
@@ -547,6 +613,34 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	}
 	s.store(key, bestMove, best, depth, ply, bound)
 	return best
+}
+
+// reduction is the late-move reduction of the idx-th move m searched at a node of depth
+// (by the side to move side): the table's, one less on the principal variation with
+// ReducePVLess, less by its history with LMRHistDiv, within [0, depth-2].
+func (s *searcher[P, M, G]) reduction(depth, idx int, pv bool, side int, m M) int {
+	r := int(s.cfg.Reductions[min(depth, 63)][min(idx, 63)])
+	if pv && s.cfg.ReducePVLess {
+		r--
+	}
+	if s.cfg.LMRHistDiv != 0 {
+		// history / LMRHistDiv rounded half away from zero
+		h, d := s.history[side&1][s.histIndex(m)], s.cfg.LMRHistDiv
+		if h >= 0 {
+			r -= int((2*h + d) / (2 * d))
+		} else {
+			r += int((-2*h + d) / (2 * d))
+		}
+	}
+	return min(max(r, 0), depth-2)
+}
+
+// histBonus is the history bonus of a cut at depth (and the malus of the moves tried first).
+func (s *searcher[P, M, G]) histBonus(depth int) int32 {
+	if s.cfg.HistMult == 0 {
+		return int32(depth * depth)
+	}
+	return min(s.cfg.HistMult*int32(depth), s.cfg.HistMax)
 }
 
 // child searches the child of p (at ply) by m, the idx-th move searched at p: the first with
@@ -588,9 +682,14 @@ func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, boun
 func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 {
 	s.nodes++
 	best := -infinity
+	side := p.ToMove()
 	for i := range s.root {
 		m := s.root[i].m
-		v := s.child(p, m, depth, 0, alpha, beta, 0, i, true)
+		r := 0
+		if s.cfg.ReduceRoot && s.lmr && depth >= 3 && i > 0 && s.cfg.ReduceSides>>side&1 != 0 {
+			r = s.reduction(depth, i, true, side, m)
+		}
+		v := s.child(p, m, depth, r, alpha, beta, 0, i, true)
 		if s.stop {
 			return best
 		}
@@ -619,9 +718,12 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	}
 	s.exactTT = e.ExactTT
 	s.lmr = !e.Opts.NoLMR && s.cfg.Reductions != nil
-	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil)
+	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil || s.cfg.QuietBelow != 0 || s.cfg.FPDepth > 0)
 	s.null = e.Opts.Null
-	s.iir = e.Opts.IIR
+	s.iirDepth = s.cfg.IIRDepth
+	if s.iirDepth == 0 && e.Opts.IIR {
+		s.iirDepth = IIRDepth
+	}
 	s.se = e.Opts.Singular && s.cfg.Staged
 	s.nodes, s.nodeLimit, s.seldepth = 0, nodeLimit, 0
 	s.start, s.hard = start, hard
@@ -696,7 +798,7 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	if depthLimit > 0 {
 		maxD = min(depthLimit, maxD)
 	}
-	Deepen(maxD, s.cfg.Aspiration, s.cfg.WinScore, s.cfg.PlyStep, s.cfg.WinBound,
+	Deepen(s.cfg, maxD,
 		func(d int, a, b int32) int32 { return s.searchRoot(pos, d, a, b) },
 		func() bool { return s.stop },
 		func(d int, v int32) bool {
@@ -738,34 +840,46 @@ func (s *searcher[P, M, G]) principal(pos P, depth int) []M {
 // Mix is contract.Mix: the seed's tie-break of equal root moves.
 func Mix(z uint64) uint64 { return contract.Mix(z) }
 
-// Deepen is iterative deepening from depth 1 to maxDepth. search(d, alpha, beta) searches the
-// root: with the full window below depth 4, at a proven score or with aspiration 0, else in a
-// window of ±aspiration around the last score that widens (doubling) on each fail. stopped
-// reports an aborted search, which ends the deepening without done; done(d, v) is called
-// after each finished iteration and ends it by returning true, and so does a proven result
-// within the searched depth (|v| >= winScore - plyStep*d beyond winBound).
-func Deepen(maxDepth int, aspiration, winScore, plyStep, winBound int32, search func(d int, alpha, beta int32) int32, stopped func() bool, done func(d int, v int32) bool) {
+// Deepen is iterative deepening from depth 1 to c.MaxDepth (or maxDepth, the smaller).
+// search(d, alpha, beta) searches the root to depth d: with the full window below
+// c.AspDepth, at a proven score or with c.Aspiration 0, else in a window of ±Aspiration
+// around the last score that widens by AspGrow/16 on each fail (a fail high a ply shallower
+// with AspFailHighShallower; a fail low with beta moved to the window's middle with
+// AspFailLowMid). stopped reports an aborted search, which ends the deepening without done;
+// done(d, v) is called after each finished iteration and ends it by returning true, and so
+// does a proven result within the searched depth (|v| >= WinScore - PlyStep*d beyond
+// WinBound).
+func Deepen[M Move](c *Config[M], maxDepth int, search func(d int, alpha, beta int32) int32, stopped func() bool, done func(d int, v int32) bool) {
 	prev := int32(0)
+	winBound := c.WinBound
 	for d := 1; d <= maxDepth; d++ {
 		var v int32
-		if aspiration <= 0 || d < 4 || prev >= winBound || prev <= -winBound {
+		if c.Aspiration <= 0 || d < c.AspDepth || prev >= winBound || prev <= -winBound {
 			v = search(d, -infinity, infinity)
 		} else {
-			delta := aspiration
+			delta := c.Aspiration
 			a, b := prev-delta, prev+delta
+			sd := d
 			for {
-				v = search(d, a, b)
+				v = search(sd, a, b)
 				if stopped() {
 					break
 				}
 				if v <= a {
+					if c.AspFailLowMid {
+						b = (a + b) / 2
+					}
 					a = max(a-delta, -infinity)
+					sd = d
 				} else if v >= b {
 					b = min(b+delta, infinity)
+					if c.AspFailHighShallower && sd > 1 {
+						sd--
+					}
 				} else {
 					break
 				}
-				delta *= 2
+				delta = delta * c.AspGrow / 16
 			}
 		}
 		if stopped() {
@@ -776,7 +890,7 @@ func Deepen(maxDepth int, aspiration, winScore, plyStep, winBound int32, search 
 			return
 		}
 		// A proven result within the searched depth cannot change.
-		if (v >= winBound || v <= -winBound) && max(v, -v) >= winScore-plyStep*int32(d) {
+		if (v >= winBound || v <= -winBound) && max(v, -v) >= c.WinScore-c.PlyStep*int32(d) {
 			return
 		}
 	}
