@@ -130,7 +130,7 @@ type stageShards struct {
 	NextGame  uint64 // past the largest game index of any of their games
 }
 
-// nnueStageShards counts the finished shards in the run's shards directory that this
+// stageShards counts the finished shards in the run's shards directory that this
 // generation's data stage wrote: its generation, model and seed, made no earlier than since
 // (so a run's extra shards copied from elsewhere do not count). Shards that do not read are
 // skipped (training skips them too), each with a line on w; temporary files of a write a kill
