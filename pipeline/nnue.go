@@ -15,6 +15,7 @@ import (
 	"colony/data"
 	"colony/engine"
 	"colony/nn/nnue"
+	"colony/replay/report"
 	"colony/selfplay"
 	"colony/train"
 )
@@ -88,7 +89,14 @@ type NNUEGate struct {
 	ConfirmScore float64          `json:"confirm_score"`
 }
 
-func (c *Cycle) nnueCandidate() string { return filepath.Join(c.genDir(), "candidate.nnue") }
+// nnueKind is the NNUE cycle's kind (a run with Config.NNUE, n): see NNUEConfig.
+type nnueKind struct {
+	c *Cycle
+	n *NNUEConfig
+}
+
+// file is the generation's candidate.
+func (k nnueKind) file() string { return filepath.Join(k.c.genDir(), "candidate.nnue") }
 
 // nnueProgress is a data stage's progress (gen-NNNN/selfplay-progress.json), kept so that a
 // killed stage resumes where it stopped instead of starting over.
@@ -122,12 +130,13 @@ type stageShards struct {
 	NextGame  uint64 // past the largest game index of any of their games
 }
 
-// nnueStageShards counts the finished shards in the run's shards directory that this
+// stageShards counts the finished shards in the run's shards directory that this
 // generation's data stage wrote: its generation, model and seed, made no earlier than since
 // (so a run's extra shards copied from elsewhere do not count). Shards that do not read are
 // skipped (training skips them too), each with a line on w; temporary files of a write a kill
 // interrupted are not shards.
-func (c *Cycle) nnueStageShards(since int64, sha string, w io.Writer) (stageShards, error) {
+func (k nnueKind) stageShards(since int64, sha string, w io.Writer) (stageShards, error) {
+	c := k.c
 	var out stageShards
 	list, err := data.ListShards(c.shards(), nil)
 	if err != nil {
@@ -212,16 +221,16 @@ func every(d time.Duration, done <-chan struct{}, f func() bool) {
 	}
 }
 
-// nnueSelfPlay is selfPlay for an nnue cycle, logging to w. A stage killed part-way resumes:
-// the finished shards it wrote are counted, only the games or the time left are played (with
-// fresh game indices), and selfplay.json counts the positions and games of all its parts'
-// finished shards, and their time.
-func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
+// selfPlay is the best net's engine playing itself (BootstrapGame). A stage killed part-way
+// resumes: the finished shards it wrote are counted, only the games or the time left are
+// played (with fresh game indices), and selfplay.json counts the positions and games of all
+// its parts' finished shards, and their time.
+func (k nnueKind) selfPlay(ctx context.Context, w io.Writer) error {
+	c, n := k.c, k.n
 	g, ok := c.game.(BootstrapGame)
 	if !ok {
 		return fmt.Errorf("%s has no bootstrap self-play", c.cfg.Game)
 	}
-	n := c.cfg.NNUE
 	m, err := nnue.Load(c.st.Best)
 	if err != nil {
 		return err
@@ -238,7 +247,7 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 		// A stage begun before progress files still has its first start in its log.
 		prog.StartedUnix = stageStart(filepath.Join(c.genDir(), "selfplay.log"), c.cfg.StartedAtUnix)
 	}
-	prior, err := c.nnueStageShards(prog.StartedUnix, m.SHA256(), w)
+	prior, err := k.stageShards(prog.StartedUnix, m.SHA256(), w)
 	if err != nil {
 		return err
 	}
@@ -280,7 +289,7 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 			return err
 		}
 		// All parts' shards, counted again: a game that recorded no position is in none.
-		if prior, err = c.nnueStageShards(prog.StartedUnix, m.SHA256(), w); err != nil {
+		if prior, err = k.stageShards(prog.StartedUnix, m.SHA256(), w); err != nil {
 			return err
 		}
 	}
@@ -295,21 +304,17 @@ func (c *Cycle) nnueSelfPlay(ctx context.Context, w io.Writer) error {
 	return arena.WriteJSON(progPath, prog)
 }
 
-// nnueTrain trains the candidate from the best net, or on from the candidate a killed
-// training left (its steps past the best's are not trained again).
-func (c *Cycle) nnueTrain(ctx context.Context) error {
-	w, done, err := c.stageLog("train.log")
-	if err != nil {
-		return err
-	}
-	defer done()
+// train trains the candidate from the best net, or on from the candidate a killed training
+// left (its steps past the best's are not trained again).
+func (k nnueKind) train(ctx context.Context, w io.Writer) error {
+	c := k.c
 	best, err := nnue.Load(c.st.Best)
 	if err != nil {
 		return err
 	}
 	start, steps := c.st.Best, int64(c.cfg.TrainSteps)
-	if m, err := nnue.Load(c.nnueCandidate()); err == nil && m.Step > best.Step {
-		start, steps = c.nnueCandidate(), steps-(m.Step-best.Step)
+	if m, err := nnue.Load(k.file()); err == nil && m.Step > best.Step {
+		start, steps = k.file(), steps-(m.Step-best.Step)
 		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)
 	}
 	if steps <= 0 {
@@ -318,7 +323,7 @@ func (c *Cycle) nnueTrain(ctx context.Context) error {
 	t0 := time.Now()
 	_, err = train.RunNNUE(ctx, train.NNUEConfig{Game: c.game.Info(), Symmetries: c.game.Symmetries(),
 		Model: start, Shards: c.shards(), Window: c.cfg.Window, Refresh: 0, Steps: steps, Batch: c.cfg.Batch,
-		LR: c.cfg.LR, Seed: c.seed(), ScoreWeight: c.cfg.NNUE.ScoreWeight, Out: c.nnueCandidate(),
+		LR: c.cfg.LR, Seed: c.seed(), ScoreWeight: k.n.ScoreWeight, Out: k.file(),
 		Every: max(1, min(1000, steps/4)), CSV: filepath.Join(c.genDir(), "loss.csv"), LogEvery: 100}, w)
 	if err != nil {
 		return err
@@ -328,10 +333,19 @@ func (c *Cycle) nnueTrain(ctx context.Context) error {
 	return arena.WriteJSON(filepath.Join(c.genDir(), "train.json"), prev+time.Since(t0).Seconds())
 }
 
-// nnueGate plays the SPRT at the fast clock, then on H1 the confirm games at GateClock,
-// logging to w, into res.
-func (c *Cycle) nnueGate(ctx context.Context, w io.Writer, res *GenResult) error {
-	n, gdir, cand := c.cfg.NNUE, c.genDir(), res.Candidate
+func (k nnueKind) candidate() (file, sha string, err error) {
+	file = k.file()
+	m, err := nnue.Load(file)
+	if err != nil {
+		return "", "", err
+	}
+	return file, m.SHA256(), nil
+}
+
+// gate plays the SPRT at the fast clock, then on H1 the confirm games at GateClock.
+func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
+	c, n := k.c, k.n
+	gdir, cand := c.genDir(), res.Candidate
 	agent := func(model string) []string {
 		return []string{c.cfg.Agent, "-game", c.cfg.Game, "-engine", n.Engine, "-model", model}
 	}
@@ -378,10 +392,11 @@ func sprtPasses(r arena.SPRTResult, eloDiff, eloErr float64) bool {
 	return false
 }
 
-// nnuePromote writes the promoted candidate as the next NNNNNN.nnue and its provenance row.
-func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
+// promote writes the promoted candidate as the next NNNNNN.nnue and its provenance row.
+func (k nnueKind) promote(res *GenResult) (string, error) {
+	c := k.c
 	parent := c.st.Best
-	name, err := promote(c.cfg.Models, c.nnueCandidate(), ".nnue")
+	name, err := promote(c.cfg.Models, k.file(), ".nnue")
 	if err != nil {
 		return "", err
 	}
@@ -403,7 +418,7 @@ func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n, g := c.cfg.NNUE, res.NNUE
+	n, g := k.n, res.NNUE
 	verdict := g.SPRT.Verdict
 	if verdict == "" {
 		verdict = fmt.Sprintf("undecided (LLR %.2f; %+.0f ± %.0f Elo, truncated: passed)", g.SPRT.LLR, g.SPRTElo, g.SPRTEloErr)
@@ -425,8 +440,10 @@ func (c *Cycle) nnuePromote(res *GenResult) (string, error) {
 	return name, AppendProvenance(prov, c.cfg.Game, row)
 }
 
-// nnueInit returns the first best net of a new NNUE run: Config.Init, or the newest in Models.
-func (c *Cycle) nnueInit() (string, error) {
+// first is Config.Init, or the newest net in Config.Models; the models directory must hold the
+// nets' provenance.
+func (k nnueKind) first() (string, error) {
+	c := k.c
 	best := c.cfg.Init
 	if best == "" {
 		names, _ := filepath.Glob(filepath.Join(c.cfg.Models, "*.nnue"))
@@ -441,5 +458,15 @@ func (c *Cycle) nnueInit() (string, error) {
 	if _, err := os.Stat(filepath.Join(c.cfg.Models, "provenance.tsv")); err != nil {
 		return "", fmt.Errorf("pipeline: nnue: %w (the nets' provenance file)", err)
 	}
-	return best, c.cfg.NNUE.check()
+	return best, k.n.check()
+}
+
+// report adds the nets' provenance (Config.Models/provenance.tsv).
+func (k nnueKind) report(r *report.Report) error {
+	rows, err := ReadProvenance(filepath.Join(k.c.cfg.Models, "provenance.tsv"), k.c.cfg.Game)
+	if err != nil {
+		return err
+	}
+	r.Provenance = provenanceTable(rows)
+	return nil
 }

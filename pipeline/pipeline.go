@@ -35,19 +35,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"colony/arena"
 	"colony/contract"
-	"colony/data"
 	"colony/internal/atomicfile"
 	"colony/internal/gitrev"
-	"colony/mcts"
 	"colony/models"
 	"colony/nn"
-	"colony/nn/nnue"
+	"colony/replay/report"
 	"colony/selfplay"
 	"colony/train"
 )
@@ -197,9 +194,32 @@ type Cycle struct {
 	dir  string
 	game Game
 	cfg  Config
+	kind kind // chosen by cfg.NNUE (fill)
 	st   State
 	logw io.Writer
 	lg   *log.Logger
+}
+
+// kind is what a stage of the cycle does that depends on the kind of net the run trains:
+// the AlphaZero convnet (convnetKind, convnet.go) or the NNUE net (nnueKind, nnue.go). The
+// cycle holds one, picked once from Config.NNUE; it keeps the stages' order, their logs, the
+// run's state and a gate's record, and the kind does the work.
+type kind interface {
+	// first returns the first best model of a new run (Config.Init, or the newest in
+	// Config.Models), checked.
+	first() (string, error)
+	// selfPlay writes the generation's data into the run's shards, logging to w.
+	selfPlay(ctx context.Context, w io.Writer) error
+	// train trains the generation's candidate, logging to w.
+	train(ctx context.Context, w io.Writer) error
+	// candidate reads the generation's candidate and returns its file and SHA-256.
+	candidate() (file, sha string, err error)
+	// gate plays the candidate (res.Candidate) against the best, logging to w, into res.
+	gate(ctx context.Context, w io.Writer, res *GenResult) error
+	// promote writes the promoted candidate into Config.Models and returns its file.
+	promote(res *GenResult) (string, error)
+	// report adds the kind's own part to the run's report.
+	report(r *report.Report) error
 }
 
 // LoadState reads the state of the run in dir.
@@ -259,12 +279,16 @@ func Open(dir string, g Game, cfg Config, logw io.Writer) (*Cycle, error) {
 	return c, nil
 }
 
+// fill picks the cycle's kind (Config.NNUE) and fills in the defaults the configuration
+// leaves out.
 func (c *Cycle) fill() {
+	models := filepath.Join("models", c.cfg.Game)
+	c.kind = convnetKind{c}
+	if n := c.cfg.NNUE; n != nil {
+		c.kind, models = nnueKind{c, n}, filepath.Join(models, "nnue")
+	}
 	if c.cfg.Models == "" {
-		c.cfg.Models = filepath.Join("models", c.cfg.Game)
-		if c.cfg.NNUE != nil {
-			c.cfg.Models = filepath.Join(c.cfg.Models, "nnue")
-		}
+		c.cfg.Models = models
 	}
 	if c.cfg.Agent == "" {
 		c.cfg.Agent = filepath.Join("bin", "agent")
@@ -276,9 +300,6 @@ func (c *Cycle) Config() Config { return c.cfg }
 
 // State returns where the run stands.
 func (c *Cycle) State() State { return c.st }
-
-// Dir returns the run directory.
-func (c *Cycle) Dir() string { return c.dir }
 
 func (c *Cycle) shards() string { return filepath.Join(c.dir, "shards") }
 
@@ -294,35 +315,9 @@ func (c *Cycle) create() error {
 	if err := os.MkdirAll(c.shards(), 0o755); err != nil {
 		return err
 	}
-	info := c.game.Info()
-	best := c.cfg.Init
-	if c.cfg.NNUE != nil {
-		var err error
-		if best, err = c.nnueInit(); err != nil {
-			return err
-		}
-	} else if size, ok := strings.CutPrefix(best, "random:"); ok {
-		var b, ch int
-		if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
-			return fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", best)
-		}
-		best = filepath.Join(c.dir, "init.model")
-		if err := nn.NewRandom(nn.ArchFor(info, b, ch), c.cfg.Seed).Save(best); err != nil {
-			return err
-		}
-	}
-	if best == "" && c.cfg.NNUE == nil {
-		names, _ := filepath.Glob(filepath.Join(c.cfg.Models, "*.model"))
-		sort.Strings(names)
-		if len(names) == 0 {
-			return fmt.Errorf("pipeline: no initial model given and none in %s: train one first (see README)", c.cfg.Models)
-		}
-		best = names[len(names)-1]
-	}
-	if c.cfg.NNUE == nil {
-		if _, _, err := models.Load(info, best); err != nil {
-			return err
-		}
+	best, err := c.kind.first()
+	if err != nil {
+		return err
 	}
 	c.cfg.StartedAtUnix = time.Now().Unix()
 	c.cfg.GitRevision = gitrev.Short()
@@ -415,6 +410,7 @@ func (c *Cycle) GateOnly(ctx context.Context, candidate string) (*GenResult, err
 	if c.st.Stage != StageSelfPlay {
 		return nil, fmt.Errorf("pipeline: gate-only: generation %d is in its %s stage: finish it first", c.st.Generation, c.st.Stage)
 	}
+	// The candidate is a convnet's model file in any run, as it always was.
 	if _, _, err := models.Load(c.game.Info(), candidate); err != nil {
 		return nil, err
 	}
@@ -425,7 +421,7 @@ func (c *Cycle) GateOnly(ctx context.Context, candidate string) (*GenResult, err
 	if err := os.MkdirAll(c.genDir(), 0o755); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(c.candidate(), b); err != nil {
+	if err := atomicfile.WriteFile(convnetKind{c}.file(), b); err != nil {
 		return nil, err
 	}
 	c.lg.Printf("generation %d: gating %s", c.st.Generation, candidate)
@@ -434,8 +430,6 @@ func (c *Cycle) GateOnly(ctx context.Context, candidate string) (*GenResult, err
 	}
 	return c.Generation(ctx)
 }
-
-func (c *Cycle) candidate() string { return filepath.Join(c.genDir(), "candidate.model") }
 
 // stageLog opens the stage's log file in the generation's directory and returns a writer to
 // it and to the cycle's log.
@@ -466,52 +460,22 @@ func (c *Cycle) selfPlay(ctx context.Context) error {
 		return err
 	}
 	defer done()
-	if c.cfg.NNUE != nil {
-		return c.nnueSelfPlay(ctx, w)
-	}
-	m, name, err := models.Load(c.game.Info(), c.st.Best)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "self-play: %d games with %s (%dx%d, sha256 %.12s)\n", c.cfg.SelfPlayGames, name, m.Arch.Blocks, m.Arch.Channels, m.SHA256())
-	meta := data.Meta{Generation: c.st.Generation, ModelSHA256: m.SHA256(), GitRevision: c.cfg.GitRevision,
-		Extra: map[string]string{"model": name, "playouts": fmt.Sprint(c.cfg.Playouts), "fast_playouts": fmt.Sprint(c.cfg.FastPlayouts)}}
-	sc := selfplay.Config{Workers: c.cfg.Workers, Games: c.cfg.SelfPlayGames,
-		Playouts: c.cfg.Playouts, FastPlayouts: c.cfg.FastPlayouts, Seed: c.seed(), Meta: meta, Progress: w}
-	sc.Search = mcts.DefaultConfig()
-	sc.Search.BatchSize = 8
-	st, err := c.game.SelfPlay(ctx, sc, m, c.shards())
-	if err := stopped(ctx, "self-play", err); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "self-play: %d games, %d positions in %s, %d shards\n", st.Games, st.Positions, st.Elapsed.Round(time.Millisecond), len(st.Shards))
-	return nil
+	return c.kind.selfPlay(ctx, w)
 }
 
 func (c *Cycle) train(ctx context.Context) error {
-	if c.cfg.NNUE != nil {
-		return c.nnueTrain(ctx)
-	}
 	w, done, err := c.stageLog("train.log")
 	if err != nil {
 		return err
 	}
 	defer done()
-	g, gdir := c.game, c.genDir()
-	_, err = train.Run(ctx, train.RunConfig{
-		Game: g.Info(), Symmetries: g.Symmetries(), Model: c.st.Best,
-		Shards: c.shards(), Window: c.cfg.Window, Refresh: 500, Steps: int64(c.cfg.TrainSteps),
-		Train: train.Config{Batch: c.cfg.Batch, LR: c.cfg.LR}, Seed: c.seed(),
-		Checkpoint: filepath.Join(gdir, "train.ckpt"), Every: 200, Out: c.candidate(),
-		CSV: filepath.Join(gdir, "loss.csv"), Plot: filepath.Join(gdir, "loss.png"), LogEvery: 50,
-	}, w)
-	return err
+	return c.kind.train(ctx, w)
 }
 
 // gate plays the candidate (A) against the best model (B), each an agent process, or reads
 // the result of a gate of the same candidate that finished before the run was stopped.
 func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
-	cand, sha, err := c.loadCandidate()
+	cand, sha, err := c.kind.candidate()
 	if err != nil {
 		return GenResult{}, err
 	}
@@ -527,54 +491,10 @@ func (c *Cycle) gate(ctx context.Context) (GenResult, error) {
 		return res, err
 	}
 	defer done()
-	if c.cfg.NNUE != nil {
-		err = c.nnueGate(ctx, w, &res)
-	} else {
-		err = c.netGate(ctx, w, &res)
-	}
-	if err != nil {
+	if err := c.kind.gate(ctx, w, &res); err != nil {
 		return res, err
 	}
 	return res, arena.WriteJSON(filepath.Join(c.genDir(), "gate.json"), res)
-}
-
-// loadCandidate reads this generation's candidate (a net, or an nnue net in an nnue cycle)
-// and returns its file and SHA-256.
-func (c *Cycle) loadCandidate() (file, sha string, err error) {
-	if c.cfg.NNUE != nil {
-		file = c.nnueCandidate()
-		m, err := nnue.Load(file)
-		if err != nil {
-			return "", "", err
-		}
-		return file, m.SHA256(), nil
-	}
-	file = c.candidate()
-	m, _, err := models.Load(c.game.Info(), file)
-	if err != nil {
-		return "", "", err
-	}
-	return file, m.SHA256(), nil
-}
-
-// netGate plays the candidate net against the best with mcts, logging to w, into res.
-func (c *Cycle) netGate(ctx context.Context, w io.Writer, res *GenResult) error {
-	agent := func(model string) []string {
-		return []string{c.cfg.Agent, "-game", c.game.Info().Name, "-engine", "mcts", "-seed", "{seed}", "-model", model}
-	}
-	if a, ok := c.game.(ArgvGame); ok && a.ArgvProtocol() != "" {
-		return c.gateArgv(res, w, agent(res.Candidate), agent(c.st.Best))
-	}
-	ac := arena.Config{Rules: c.game.Rules(), A: agent(res.Candidate), B: agent(c.st.Best), Games: c.cfg.GateGames,
-		Clock: c.cfg.GateClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
-		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(c.genDir(), "arena")}
-	sum, err := c.play(ctx, w, "gate", ac)
-	if err != nil {
-		return err
-	}
-	res.record(sum)
-	res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
-	return nil
 }
 
 // finishedGate returns the gate of the same candidate that finished before the run was
@@ -619,58 +539,6 @@ func (c *Cycle) play(ctx context.Context, w io.Writer, what string, ac arena.Con
 	return sum, nil
 }
 
-// ArgvGame is a Game whose programs are started once per move with the position as their
-// argument (a King-of-the-Hill controller: Slime); a registry.Game is one. Its gate is
-// arena.RunArgv instead of the judge protocol.
-type ArgvGame interface {
-	Game
-	ArgvProtocol() string // "" when the game has no such protocol
-}
-
-// gateArgv gates a King-of-the-Hill game: the candidate in one seat and the best model in
-// every other, every seat order, ceil(GateGames / orders) rounds; each move's program
-// keeps the game's own time per move (GateClock and GateOpenings do not apply). The games
-// are scored by each program's average score (Slime: cells held); the candidate's Score is
-// its average over the sum of its and the best programs' mean average, 0.5 for equals, so
-// that Promote reads as for two players. Its verdicts are its moves that were no move (no
-// line in time, output that is not a legal move).
-func (c *Cycle) gateArgv(res *GenResult, w io.Writer, cand, best []string) error {
-	n := c.game.Info().Players()
-	entries := [][]string{cand}
-	for range n - 1 {
-		entries = append(entries, best)
-	}
-	orders := len(arena.Permutations(n))
-	ac := arena.ArgvConfig{Rules: c.game.Rules(), Entries: entries, Rounds: max(1, (c.cfg.GateGames+orders-1)/orders),
-		RSS: 1 << 30, Seed: c.seed(), Parallel: c.cfg.GateParallel, OutDir: filepath.Join(c.genDir(), "arena")}
-	fmt.Fprintf(w, "gate: %d games (%d seat orders x %d rounds), a process per move: A %s\n      others %s\n",
-		orders*ac.Rounds, orders, ac.Rounds, strings.Join(cand, " "), strings.Join(best, " "))
-	sum, err := arena.RunArgv(ac, func(done, total int, r *arena.ArgvRecord) {
-		fmt.Fprintf(w, "gate: [%d/%d] game %d, seats %v: %v (%s)\n", done, total, r.Index, r.Order, r.Scores, r.Outcome)
-	})
-	if err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	if sum.Games == 0 {
-		return errors.New("arena played no game")
-	}
-	a, b := sum.Entries[0].Score, 0.0
-	for _, e := range sum.Entries[1:] {
-		b += e.Score / float64(n-1)
-	}
-	res.Games, res.Score = sum.Games, 0.5
-	if a+b > 0 {
-		res.Score = a / (a + b)
-	}
-	if res.Score > 0 && res.Score < 1 {
-		res.EloDiff = arena.EloFromScore(res.Score)
-	}
-	res.Verdicts = sum.Entries[0].Invalid
-	res.Promoted = res.Score >= c.cfg.Promote && res.Verdicts == 0
-	fmt.Fprintf(w, "gate: candidate %.2f, best %.2f on average: score %.3f\n", a, b, res.Score)
-	return nil
-}
-
 // gateAndPromote gates the candidate, promotes it when it passed, records the generation and
 // moves on to the next one.
 func (c *Cycle) gateAndPromote(ctx context.Context) (*GenResult, error) {
@@ -679,12 +547,7 @@ func (c *Cycle) gateAndPromote(ctx context.Context) (*GenResult, error) {
 		return nil, err
 	}
 	if res.Promoted {
-		var name string
-		if c.cfg.NNUE != nil {
-			name, err = c.nnuePromote(&res)
-		} else {
-			name, err = promote(c.cfg.Models, c.candidate(), ".model")
-		}
+		name, err := c.kind.promote(&res)
 		if err != nil {
 			return nil, err
 		}

@@ -72,12 +72,8 @@ func (c *Cycle) Report() (*report.Report, error) {
 			}
 		}
 	}
-	if c.cfg.NNUE != nil {
-		rows, err := ReadProvenance(filepath.Join(c.cfg.Models, "provenance.tsv"), c.cfg.Game)
-		if err != nil {
-			return nil, err
-		}
-		r.Provenance = provenanceTable(rows)
+	if err := c.kind.report(r); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
