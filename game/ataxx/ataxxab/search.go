@@ -41,6 +41,9 @@ func ttKey(p *ataxx.Position) uint64 { return p.Hash() ^ turnKeys[p.Turns()] }
 // known result. An engine's hooks embed them and add the table key and the evaluation.
 type Rules struct {
 	ab.Plain[ataxx.Position, ataxx.Move]
+	// QuietLeap is taken off the ordering value of a leap that captures nothing, so that
+	// those moves sort after every other (0: none).
+	QuietLeap int32
 }
 
 // hooks are the classical engine's part of the generic search (engine/alphabeta): the
@@ -108,7 +111,7 @@ func BlockedScore(p *ataxx.Position, ply int) (int32, bool) {
 // Moves generates the moves in the static order's values: the swing in piece difference
 // (captures count twice, a division adds one), a leap penalised for the hole it leaves next
 // to own pieces.
-func (Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]) ([]ataxx.Move, int) {
+func (r Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]) ([]ataxx.Move, int) {
 	moves = p.LegalMoves(moves)
 	side := p.ToMove()
 	if len(moves) == 0 || moves[0] == ataxx.Pass {
@@ -118,7 +121,11 @@ func (Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]
 	o.Side(side)
 	keys := o.Keys[:len(moves)]
 	for i, m := range moves {
-		keys[i] = o.Key(m, orderKey(&p, m, us))
+		v := orderKey(&p, m, us)
+		if v < 0 && r.QuietLeap != 0 && p.Captures(m) == 0 {
+			v -= r.QuietLeap
+		}
+		keys[i] = o.Key(m, v)
 	}
 	return moves, side
 }
