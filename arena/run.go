@@ -187,7 +187,7 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 		done++
 		sum.Add(res.rec)
 		if cfg.SPRT != nil {
-			r := cfg.SPRT.Result(sum.AWins, sum.Draws, sum.BWins)
+			r := cfg.SPRT.Update(sum.SPRT, sum.AWins, sum.Draws, sum.BWins)
 			sum.SPRT = &r
 			if r.Verdict != "" && !stopped {
 				stopped = true // no new games; those being played still count

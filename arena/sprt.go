@@ -109,3 +109,14 @@ func (t SPRT) Result(wins, draws, losses int) SPRTResult {
 		LLR: t.LLR(wins, draws, losses), Lower: t.LowerBound(), Upper: t.UpperBound(),
 		Verdict: t.Verdict(wins, draws, losses)}
 }
+
+// Update is the test's state after wins, draws and losses, given the state before (nil:
+// none): once decided, a test keeps its verdict; the games that were still being played when
+// it decided count in the score and the LLR, not against the verdict.
+func (t SPRT) Update(prev *SPRTResult, wins, draws, losses int) SPRTResult {
+	r := t.Result(wins, draws, losses)
+	if prev != nil && prev.Verdict != "" {
+		r.Verdict = prev.Verdict
+	}
+	return r
+}

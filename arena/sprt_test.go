@@ -106,3 +106,28 @@ func TestSPRTDecides(t *testing.T) {
 		}
 	}
 }
+
+// TestSPRTVerdictSticks: a decided test keeps its verdict when the games still in flight
+// bring the LLR back inside the bounds (they count in the LLR), and an undecided one follows
+// the LLR.
+func TestSPRTVerdictSticks(t *testing.T) {
+	s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	w, l := 111, 34
+	for s.Verdict(w, 0, l) != "H1" {
+		w++
+	}
+	r := s.Update(nil, w, 0, l)
+	if r.Verdict != "H1" {
+		t.Fatalf("%d-0-%d: %+v", w, l, r)
+	}
+	after := s.Update(&r, w, 0, l+1)
+	if s.Verdict(w, 0, l+1) != "" {
+		t.Fatalf("%d-0-%d already decides on its own", w, l+1)
+	}
+	if after.Verdict != "H1" || after.LLR >= r.LLR {
+		t.Errorf("after a loss in flight: %+v (before %+v)", after, r)
+	}
+	if u := s.Update(nil, w, 0, l+1); u.Verdict != "" {
+		t.Errorf("an undecided test took verdict %q", u.Verdict)
+	}
+}

@@ -185,6 +185,13 @@ type Config[M Move] struct {
 	FPDepth        int
 	FPMoves        int
 	FPBase, FPMult int32
+	// Singular extensions (SEDepth 0: none, unless Options.Singular asks for the experiment at
+	// SEDepth and SEMargin), with Staged only, at nodes off the principal variation: see
+	// searcher.search. SENegative searches the table move a ply shallower when it is not
+	// singular but the table's score holds beta.
+	SEDepth    int
+	SEMargin   int32
+	SENegative bool
 	// TTCutPV lets the table cut principal-variation nodes below the root too.
 	TTCutPV bool
 	// IIRDepth (0: none, unless Options.IIR asks for the experiment at its IIRDepth): a node of
@@ -200,6 +207,14 @@ type Config[M Move] struct {
 	// to a move's static value (default 8).
 	HistMult, HistMax int32
 	HistDiv           int32
+	// Time: from iteration TMDepth on (0: never), the soft time is scaled by the share of the
+	// nodes spent below the best root move (searcher.softScale; TMBase and TMMult in
+	// hundredths).
+	TMDepth        int
+	TMBase, TMMult int32
+	// HistAge (0: none) shifts every history score right by HistAge bits at the start of each
+	// search: the last move's statistics count less.
+	HistAge int
 	// Aspiration from AspDepth on (default 4); a failed window widens by AspGrow/16 of its
 	// delta (default 32: doubling); AspFailHighShallower searches a ply shallower after a fail
 	// high (back to the full depth after a fail low), and AspFailLowMid moves beta to the
@@ -257,20 +272,22 @@ const (
 type rootMove[M Move] struct {
 	m     M
 	order int64
+	nodes int64 // spent below this move in the search so far
 }
 
 // searcher holds everything one search touches: buffers per ply sized at construction, so a
 // node never allocates.
 type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
-	cfg     *Config[M]
-	g       G
-	tt      *tt.Table[M]
-	exactTT bool
-	lmr     bool
-	prune   bool // reverse futility and late-move pruning
-	null    bool // null-move pruning
-	iirDepth int // internal iterative reduction from this depth (0: none)
-	se      bool // singular extensions
+	cfg      *Config[M]
+	g        G
+	tt       *tt.Table[M]
+	exactTT  bool
+	lmr      bool
+	prune    bool  // reverse futility and late-move pruning
+	null     bool  // null-move pruning
+	iirDepth int   // internal iterative reduction from this depth (0: none)
+	seDepth  int   // singular extensions from this depth (0: none)
+	seMargin int32 // and their margin a ply
 
 	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
 
@@ -448,20 +465,23 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	// table's score; if nothing else reaches it the table move is singular and is searched a
 	// ply deeper; if the bound is above beta, two moves beat beta and the node is cut.
 	ext := 0
-	if s.se && ply > 0 && depth >= SEDepth && ttMove != s.cfg.NoMove && ttEntry.Bound&tt.Lower != 0 &&
+	if s.seDepth > 0 && !pv && ply > 0 && depth >= s.seDepth && ttMove != s.cfg.NoMove && ttEntry.Bound&tt.Lower != 0 &&
 		int(ttEntry.Depth) >= depth-3 && s.g.Legal(p, ttMove) {
 		if ttv := s.fromTT(int32(ttEntry.Score), ply); ttv > -s.cfg.WinBound && ttv < s.cfg.WinBound {
-			sBeta := ttv - SEMargin*int32(depth)
+			sBeta := ttv - s.seMargin*int32(depth)
 			s.excluded[ply] = ttMove
 			v := s.search(p, (depth-1)/2, sBeta-1, sBeta, ply, false, false)
 			s.excluded[ply] = s.cfg.NoMove
 			if s.stop {
 				return 0
 			}
-			if v < sBeta {
+			switch {
+			case v < sBeta:
 				ext = 1
-			} else if sBeta >= beta {
+			case sBeta >= beta:
 				return sBeta
+			case s.cfg.SENegative && ttv >= beta:
+				ext = -1
 			}
 		}
 	}
@@ -689,7 +709,9 @@ func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 
 		if s.cfg.ReduceRoot && s.lmr && depth >= 3 && i > 0 && s.cfg.ReduceSides>>side&1 != 0 {
 			r = s.reduction(depth, i, true, side, m)
 		}
+		n0 := s.nodes
 		v := s.child(p, m, depth, r, alpha, beta, 0, i, true)
+		s.root[i].nodes += s.nodes - n0
 		if s.stop {
 			return best
 		}
@@ -724,7 +746,13 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	if s.iirDepth == 0 && e.Opts.IIR {
 		s.iirDepth = IIRDepth
 	}
-	s.se = e.Opts.Singular && s.cfg.Staged
+	s.seDepth, s.seMargin = s.cfg.SEDepth, s.cfg.SEMargin
+	if s.seDepth == 0 && e.Opts.Singular {
+		s.seDepth, s.seMargin = SEDepth, SEMargin
+	}
+	if !s.cfg.Staged {
+		s.seDepth = 0
+	}
 	s.nodes, s.nodeLimit, s.seldepth = 0, nodeLimit, 0
 	s.start, s.hard = start, hard
 	s.stop = false
@@ -793,6 +821,13 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	})
 	s.bestMove, s.bestScore = s.root[0].m, 0
 	s.clearKillers()
+	if s.cfg.HistAge > 0 {
+		for _, h := range s.history {
+			for i := range h {
+				h[i] >>= s.cfg.HistAge
+			}
+		}
+	}
 
 	maxD := s.cfg.MaxDepth
 	if depthLimit > 0 {
@@ -808,10 +843,27 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 					Elapsed: time.Since(start), PV: s.principal(pos, d)})
 			}
 			s.seldepth = 0
-			return soft > 0 && time.Since(start) >= soft/2 || softNodes > 0 && s.nodes >= softNodes
+			return soft > 0 && time.Since(start) >= s.softScale(d, soft)/2 || softNodes > 0 && s.nodes >= softNodes
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove
+}
+
+// softScale is the soft time after iteration d: soft, or from Config.TMDepth on, soft scaled
+// by (TMBase - f) * TMMult / 10000 where f is the part of the search's nodes spent below the
+// best move: a settled best move stops the deepening sooner, a contested one later.
+func (s *searcher[P, M, G]) softScale(d int, soft time.Duration) time.Duration {
+	if s.cfg.TMDepth == 0 || d < s.cfg.TMDepth || s.nodes == 0 {
+		return soft
+	}
+	var best int64
+	for _, r := range s.root {
+		if r.m == s.bestMove {
+			best = r.nodes
+		}
+	}
+	f := float64(best) / float64(s.nodes)
+	return time.Duration(float64(soft) * (float64(s.cfg.TMBase)/100 - f) * float64(s.cfg.TMMult) / 100)
 }
 
 // principal is the principal variation of the last iteration, at most depth moves: the best

@@ -30,10 +30,10 @@ func goldenPositions(t testing.TB) []ataxx.Position {
 // TestGoldenTrees: nnab's fixed-depth searches (with and without pruning, late-move
 // reductions, null moves, the table; a seed; node budgets, soft ones included) and Score on
 // 50 positions give the best move, score, depth and node count recorded in
-// testdata/golden.txt. The file was written by the search as it was before nnab became a set
-// of hooks on engine/alphabeta (its own parallel copy of the search), so this test is the
-// evidence that the fold kept every tree exactly; it must not be rewritten to make a change
-// pass unless the change is meant to alter nnab's trees (which breaks the C++ port's parity).
+// testdata/golden.txt. The file was last written when the search took its smaller tree
+// (docs/search.md: quiet-leap pruning, futility, the log reductions and the rest, each decided
+// by a fixed-node SPRT); it must not be rewritten to make a change pass unless the change is
+// meant to alter nnab's trees, and then the C++ port follows (its parity tests).
 func TestGoldenTrees(t *testing.T) {
 	m, _, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, goldenNet)
 	if err != nil {

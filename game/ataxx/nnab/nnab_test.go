@@ -411,8 +411,8 @@ func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Seco
 func cputimeNow() time.Time         { return time.Now() }
 func sinceSecs(t time.Time) float64 { return time.Since(t).Seconds() + 0.0005 }
 
-// TestExperimentsChangeTheTree: the search experiments that are off by default (IIR,
-// singular extensions) change a deep search's tree when on, and it still plays a legal move
+// TestExperimentsChangeTheTree: the search experiments that are off by default (singular
+// extensions; IIR is on by default) change a deep search's tree when on, and it still plays a legal move
 // without allocating.
 func TestExperimentsChangeTheTree(t *testing.T) {
 	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
@@ -421,7 +421,7 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 	}
 	net := benchNet(t)
 	var base int64
-	for i, o := range []Options{{}, {IIR: true}, {Singular: true}} {
+	for i, o := range []Options{{}, {Singular: true}} {
 		o.Net, o.HashMB = net, 4
 		e := newEngine(t, o)
 		m := e.BestMove(p, engine.Limits{Depth: 8})

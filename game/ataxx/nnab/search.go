@@ -24,10 +24,26 @@ const (
 var config = func() ab.Config[ataxx.Move] {
 	c := ataxxab.SearchConfig()
 	c.Staged, c.RootTieMove = true, true
-	c.RFPDepth, c.RFPMargin = 3, 120
-	c.LMP = []int{0, 8, 14, 24}
+	c.RFPDepth, c.RFPMargin = 6, 20
+	c.QuietBelow = quietBelow
+	c.FPDepth, c.FPMoves, c.FPBase, c.FPMult = 6, 3, 60, 30
+	c.TTCutPV = true
+	c.IIRDepth = 3
+	c.Reductions = ab.LogReductions(0.8, 0.4, 2)
+	c.ReduceKillers, c.ReduceRoot, c.LMRHistDiv = true, true, 12288
+	c.HistMult, c.HistMax = 300, 1500
+	c.Aspiration, c.AspDepth, c.AspGrow, c.AspFailHighShallower, c.AspFailLowMid = 6, 7, 24, true, true
 	return c
 }()
+
+// quietLeap sorts the leaps that capture nothing after every other move (ataxxab.Rules), and
+// quietBelow marks them for the search's quiet-move pruning: their ordering value is at most
+// -700-quietLeap, plus a history of at most 16384/8, where every other move's is at least -700
+// less that history (a killer's bonus can lift a quiet killer above the mark).
+const (
+	quietLeap  = 8000
+	quietBelow = -6000
+)
 
 var turnKeys [ataxx.MaxTurns + 2]uint64
 
@@ -62,6 +78,7 @@ type hooks struct {
 
 func newHooks(net *nnue.Net) *hooks {
 	h := &hooks{net: net}
+	h.QuietLeap = quietLeap
 	for i := range h.acc {
 		h.acc[i] = net.NewAcc()
 	}
