@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"fmt"
@@ -9,21 +9,21 @@ import (
 	"colony/game/mouse/mouseab"
 )
 
-// Catch The Mouse's C++ export: alphabeta with its prover (cpp/mouse.cpp), the engine's numbers
-// taken from the Go side (mouseab.Constants).
+// Catch The Mouse's C++ export: alphabeta with its prover (templates/mouse.cpp), the engine's
+// numbers taken from the Go side (mouseab.Constants).
 
 func init() {
-	cppGames[mouse.Info.Name] = cppGame{template: "mouse.cpp", engine: "alphabeta", fill: fillMouse}
+	Register(Game{Name: mouse.Info.Name, Template: "mouse.cpp", Engine: "alphabeta", Fill: fillMouse})
 }
 
-func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
+func fillMouse(Options) (map[string]string, Info, error) {
 	if err := mouseSearchPorted(ab.WithDefaults(mouseab.SearchConfig())); err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
 	cs := mouseab.Constants()
 	params, err := mouseParams(cs)
 	if err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
 	scalar := map[string]int64{}
 	for _, c := range cs {
@@ -31,7 +31,7 @@ func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
 			scalar[c.Name] = c.Values[0]
 		}
 	}
-	info := CPPInfo{Notes: []string{
+	info := Info{Notes: []string{
 		fmt.Sprintf("Plays:  agent -engine alphabeta with its defaults: seed %d, a %d MB table, a %d MB prover table, no opening book",
 			agentSeed, scalar["defaultHashMB"], scalar["defaultSolveMB"]),
 		"No net: the game's registered default (mcts on its network) has no C++ port; see docs/export-cpp-mouse.md.",
@@ -39,7 +39,7 @@ func fillMouse(CPPOptions) (map[string]string, CPPInfo, error) {
 	return map[string]string{"PARAMS": params}, info, nil
 }
 
-// mouseSearchPorted checks that alphabeta's search uses only what cpp/mouse.cpp ports of
+// mouseSearchPorted checks that alphabeta's search uses only what templates/mouse.cpp ports of
 // engine/alphabeta: late-move reductions, killers and history, no aspiration windows, staged
 // moves, pruning near the leaves, killer or root history, root ties by move or reductions
 // eased on the principal variation, and a win score falling one a ply.
@@ -51,7 +51,7 @@ func mouseSearchPorted(c ab.Config[mouse.Move]) error {
 		return fmt.Errorf("export: alphabeta's history size %d is not a power of two", c.HistSize)
 	case c.Aspiration != 0 || c.Staged || c.RFPDepth != 0 || len(c.LMP) != 0 || c.KillerHistory || c.RootHistory ||
 		c.RootTieMove || c.ReducePVLess || c.PlyStep != 1 || c.Reductions == nil:
-		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta that cpp/mouse.cpp does not port: %+v", c)
+		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta that templates/mouse.cpp does not port: %+v", c)
 	}
 	return nil
 }
@@ -59,7 +59,7 @@ func mouseSearchPorted(c ab.Config[mouse.Move]) error {
 // mouseParams declares the engine's constants (int64_t scalars, int32_t tables) and the
 // agent's seed.
 func mouseParams(cs []mouseab.Constant) (string, error) {
-	var w cppWriter
+	var w writer
 	for _, c := range cs {
 		switch len(c.Dims) {
 		case 0:

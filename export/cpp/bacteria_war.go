@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"fmt"
@@ -10,31 +10,27 @@ import (
 	"colony/nn/nnue"
 )
 
-// Bacteria War's C++ export: nnab (cpp/ataxx.cpp) with the net and the search constants of
-// the Go side.
+// Bacteria War's C++ export: nnab (templates/ataxx.cpp) with the net and the search constants
+// of the Go side.
 
 func init() {
-	cppGames[ataxx.Info.Name] = cppGame{template: "ataxx.cpp", engine: "nnab", fill: fillAtaxx}
+	Register(Game{Name: ataxx.Info.Name, Template: "ataxx.cpp", Engine: "nnab", Fill: fillAtaxx})
 }
 
-// agentSeed is the agent's -seed default (colony/agent), the seed of the shipped engine's
-// root tie-breaks.
-const agentSeed = 1
-
-func fillAtaxx(o CPPOptions) (map[string]string, CPPInfo, error) {
+func fillAtaxx(o Options) (map[string]string, Info, error) {
 	net, name, err := loadAtaxxNet(o.Model)
 	if err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
 	weights, err := ataxxWeights(net.Ints())
 	if err != nil {
-		return nil, CPPInfo{}, fmt.Errorf("export: %s: %w", name, err)
+		return nil, Info{}, fmt.Errorf("export: %s: %w", name, err)
 	}
 	config, err := ataxxConfig(ab.WithDefaults(nnab.SearchConfig()))
 	if err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
-	info := CPPInfo{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
+	info := Info{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
 		fmt.Sprintf("Plays:  agent -engine nnab with its defaults: seed %d, a %d MB table, no opening book", agentSeed, nnab.DefaultHashMB),
 		"Build:  g++ -std=c++17 -O2 Main.cpp",
 	}}
@@ -62,7 +58,7 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 	case c.HistSize&(c.HistSize-1) != 0:
 		return "", fmt.Errorf("export: nnab's history size %d is not a power of two", c.HistSize)
 	}
-	var w cppWriter
+	var w writer
 	w.constant("int", "MAX_PLY", c.MaxPly)
 	w.constant("int", "MAX_DEPTH", c.MaxDepth)
 	w.constant("int", "HIST_SIZE", c.HistSize)
@@ -135,7 +131,7 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	if a.Cells != ataxx.NumSquares {
 		return "", fmt.Errorf("net for %d cells, Bacteria War has %d", a.Cells, ataxx.NumSquares)
 	}
-	var w cppWriter
+	var w writer
 	w.constant("int", "NET_HIDDEN", a.Hidden)
 	w.constant("bool", "NET_SCRELU", a.Activation == nnue.SCReLU)
 	w.constant("int32_t", "NET_QA", v.QA)

@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"bufio"
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// cppProgram returns game's exported C++ program, built with g++ -std=c++17 -O2 (BuildCPP) on
+// cppProgram returns game's exported C++ program, built with g++ -std=c++17 -O2 (Build) on
 // first use; the test is skipped when g++ is not installed.
 func cppProgram(t testing.TB, game string) string {
 	t.Helper()
@@ -50,7 +50,7 @@ func cppProgramWith(t testing.TB, game, model string) string {
 	v, _ := cppBuilds.LoadOrStore(game+"\x00"+model, &cppBuild{})
 	b := v.(*cppBuild)
 	b.once.Do(func() {
-		src, _, err := GenerateCPP(CPPOptions{Game: game, Model: model})
+		src, _, err := Generate(Options{Game: game, Model: model})
 		if err != nil {
 			b.err = err
 			return
@@ -59,7 +59,7 @@ func cppProgramWith(t testing.TB, game, model string) string {
 			b.err = err
 			return
 		}
-		b.bin, b.err = BuildCPP(src, b.dir)
+		b.bin, b.err = Build(src, b.dir)
 	})
 	if b.err != nil {
 		t.Fatal(b.err)

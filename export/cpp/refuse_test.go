@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"path/filepath"
@@ -27,7 +27,7 @@ func TestCPPRefusesUnportedNets(t *testing.T) {
 		if err := nnue.NewRandom(c.arch, 1).Save(file); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Model: file})
+		_, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.arch, err)
