@@ -26,15 +26,20 @@ func fillAtaxx(o Options) (map[string]string, Info, error) {
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("export: %s: %w", name, err)
 	}
-	config, err := ataxxConfig(ab.WithDefaults(nnab.SearchConfig()))
+	c := ab.WithDefaults(nnab.SearchConfig())
+	config, err := ataxxConfig(c)
 	if err != nil {
 		return nil, Info{}, err
+	}
+	search, err := searchConfig(c)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("%w (nnab)", err)
 	}
 	info := Info{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
 		fmt.Sprintf("Plays:  agent -engine nnab with its defaults: seed %d, a %d MB table, no opening book", agentSeed, nnab.DefaultHashMB),
 		"Build:  g++ -std=c++17 -O2 Main.cpp",
 	}}
-	return map[string]string{"CONFIG": config, "WEIGHTS": weights}, info, nil
+	return map[string]string{"CONFIG": config, "SEARCH": search, "WEIGHTS": weights}, info, nil
 }
 
 // loadAtaxxNet is the agent's nnab net: the newest embedded one, or file.
@@ -50,49 +55,13 @@ func loadAtaxxNet(file string) (*nnue.Net, string, error) {
 	return net, name, err
 }
 
-// ataxxConfig declares the search constants, the table keys and the Zobrist keys.
+// ataxxConfig checks nnab's move bounds and declares its table size, the agent's seed, the
+// table's turn keys and the Zobrist keys.
 func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
-	switch {
-	case c.MaxMoves != ataxx.MaxMoves || c.NoMove != ataxx.NoMove || c.Pass != ataxx.Pass:
+	if c.MaxMoves != ataxx.MaxMoves || c.NoMove != ataxx.NoMove || c.Pass != ataxx.Pass {
 		return "", fmt.Errorf("export: nnab's move bounds (%d, %v, %v) are not Bacteria War's", c.MaxMoves, c.NoMove, c.Pass)
-	case c.HistSize&(c.HistSize-1) != 0:
-		return "", fmt.Errorf("export: nnab's history size %d is not a power of two", c.HistSize)
 	}
 	var w writer
-	w.constant("int", "MAX_PLY", c.MaxPly)
-	w.constant("int", "MAX_DEPTH", c.MaxDepth)
-	w.constant("int", "HIST_SIZE", c.HistSize)
-	w.constant("int", "RESERVE_DIV", c.ReserveDiv)
-	w.constant("int32_t", "WIN_SCORE", c.WinScore)
-	w.constant("int32_t", "PLY_STEP", c.PlyStep)
-	w.constant("int32_t", "WIN_BOUND", c.WinBound)
-	w.constant("int32_t", "ASPIRATION", c.Aspiration)
-	w.array("int32_t", "KILLER_BONUS", []int{2}, ints(c.KillerBonus[:]), 2)
-	w.constant("bool", "KILLER_HISTORY", c.KillerHistory)
-	w.constant("bool", "ROOT_HISTORY", c.RootHistory)
-	w.constant("bool", "ROOT_TIE_MOVE", c.RootTieMove)
-	w.constant("bool", "STAGED", c.Staged)
-	w.constant("bool", "REDUCE_PV_LESS", c.ReducePVLess)
-	w.constant("unsigned", "REDUCE_SIDES", c.ReduceSides)
-	w.constant("int32_t", "REDUCE_BELOW", c.ReduceBelow)
-	w.constant("int", "RFP_DEPTH", c.RFPDepth)
-	w.constant("int32_t", "RFP_MARGIN", c.RFPMargin)
-	lmp := c.LMP
-	w.constant("int", "LMP_LEN", len(lmp))
-	if len(lmp) == 0 {
-		lmp = []int{0} // never read
-	}
-	w.array("int", "LMP", []int{len(lmp)}, ints(lmp), 16)
-	w.constant("bool", "HAVE_LMR", c.Reductions != nil)
-	var red []int8
-	if c.Reductions != nil {
-		for _, row := range c.Reductions {
-			red = append(red, row[:]...)
-		}
-	} else {
-		red = make([]int8, 64*64)
-	}
-	w.array("int8_t", "REDUCTIONS", []int{64, 64}, ints(red), 32)
 	w.constant("int", "DEFAULT_HASH_MB", nnab.DefaultHashMB)
 	w.constant("uint64_t", "AGENT_SEED", fmt.Sprintf("%dULL", agentSeed))
 	turnKeys := make([]uint64, nnab.TurnKeys)

@@ -17,8 +17,13 @@ func init() {
 }
 
 func fillMouse(Options) (map[string]string, Info, error) {
-	if err := mouseSearchPorted(ab.WithDefaults(mouseab.SearchConfig())); err != nil {
+	c := ab.WithDefaults(mouseab.SearchConfig())
+	if err := mouseSearchPorted(c); err != nil {
 		return nil, Info{}, err
+	}
+	search, err := searchConfig(c)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("%w (alphabeta)", err)
 	}
 	cs := mouseab.Constants()
 	params, err := mouseParams(cs)
@@ -36,22 +41,19 @@ func fillMouse(Options) (map[string]string, Info, error) {
 			agentSeed, scalar["defaultHashMB"], scalar["defaultSolveMB"]),
 		"No net: the game's registered default (mcts on its network) has no C++ port; see docs/export-cpp-mouse.md.",
 	}}
-	return map[string]string{"PARAMS": params}, info, nil
+	return map[string]string{"PARAMS": params, "SEARCH": search}, info, nil
 }
 
-// mouseSearchPorted checks that alphabeta's search uses only what templates/mouse.cpp ports of
-// engine/alphabeta: late-move reductions, killers and history, no aspiration windows, staged
-// moves, pruning near the leaves, killer or root history, root ties by move or reductions
-// eased on the principal variation, and a win score falling one a ply.
+// mouseSearchPorted checks that alphabeta's search configuration fits templates/mouse.cpp:
+// Catch The Mouse's move bounds, and none of the features of engine/alphabeta that call a hook
+// the template's Hooks lack, as the Go engine's hooks lack them (ab.Plain): staged moves (Legal)
+// and reverse futility pruning (Static).
 func mouseSearchPorted(c ab.Config[mouse.Move]) error {
 	switch {
 	case c.MaxMoves != mouse.MaxMoves || c.NoMove != mouse.NoMove || c.Pass != mouse.Pass:
 		return fmt.Errorf("export: alphabeta's move bounds (%d, %v, %v) are not Catch The Mouse's", c.MaxMoves, c.NoMove, c.Pass)
-	case c.HistSize&(c.HistSize-1) != 0:
-		return fmt.Errorf("export: alphabeta's history size %d is not a power of two", c.HistSize)
-	case c.Aspiration != 0 || c.Staged || c.RFPDepth != 0 || len(c.LMP) != 0 || c.KillerHistory || c.RootHistory ||
-		c.RootTieMove || c.ReducePVLess || c.PlyStep != 1 || c.Reductions == nil:
-		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta that templates/mouse.cpp does not port: %+v", c)
+	case c.Staged || c.RFPDepth != 0:
+		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta whose hook templates/mouse.cpp does not port (staged moves: Legal; reverse futility: Static): %+v", c)
 	}
 	return nil
 }

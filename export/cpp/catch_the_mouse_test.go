@@ -112,9 +112,9 @@ func TestMouseCPPParity(t *testing.T) {
 			t.Error("mcts, which has no C++ port, was exported")
 		}
 		c := ab.WithDefaults(mouseab.SearchConfig())
-		c.Aspiration = 20
+		c.Staged = true
 		if mouseSearchPorted(c) == nil {
-			t.Error("a search with aspiration windows, which the port lacks, passed the check")
+			t.Error("a staged search, whose Legal hook the port lacks, passed the check")
 		}
 	})
 

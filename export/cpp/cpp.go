@@ -1,13 +1,14 @@
 // Package cpp writes the agent as ONE C++17 source file, standard library only, built by the
 // judge with `g++ -std=c++17 -O2 Main.cpp` (cmd/export -lang cpp).
 //
-// A game's C++ engine is a template of templates/ that includes templates/common.cpp (the
-// judge protocol and the clock, shared by every game); the
-// template's marker lines (`// @@NAME@@`, alone on their line) are replaced by text the game's
-// filler computes from the Go side (its net's weights, its search constants), so that
-// retraining or retuning needs no edit of the C++. Each game registers its template, engine and
-// filler from its own file of this package (bacteria_war.go, catch_the_mouse.go) with Register,
-// as the games' parts register in colony/registry.
+// A game's C++ engine is a template of templates/ that includes templates/common.cpp, shared by
+// every game: the judge protocol, the clock, and the alpha-beta searcher and its table, a port
+// of engine/alphabeta templated by the game's hooks and its configuration. The template's
+// marker lines (`// @@NAME@@`, alone on their line) are replaced by text the game's filler
+// computes from the Go side (its net's weights, its search configuration: searchConfig), so
+// that retraining or retuning needs no edit of the C++. Each game registers its template,
+// engine and filler from its own file of this package (bacteria_war.go, catch_the_mouse.go)
+// with Register, as the games' parts register in colony/registry.
 package cpp
 
 import (

@@ -1,26 +1,32 @@
 // @@HEADER@@
 //
-// Catch The Mouse agent: Colony's alpha-beta engine (colony/game/mouse/alphabeta on
-// colony/engine/alphabeta, with the prover of colony/game/mouse/solve in front) ported to C++17
-// from the template export/cpp/mouse.cpp, move for move, so that a fixed-depth or fixed-node
-// search finds the same move, score and node count as Go's. The exporter fills in the engine's
-// numbers (evaluation tables, search, prover and clock settings) from the Go side; the parity
-// tests of colony/export (cpp_mouse_test.go) check that both sides search the same trees.
+// Catch The Mouse agent: Colony's alpha-beta engine (colony/game/mouse/mouseab: the searcher
+// of colony/engine/alphabeta with Catch The Mouse's hooks, the prover of colony/game/mouse/solve
+// in front) ported to C++17 from the template export/cpp/templates/mouse.cpp, move for move, so
+// that a fixed-depth or fixed-node search finds the same move, score and node count as Go's.
+// The exporter fills in the engine's numbers (evaluation tables, search configuration, prover
+// and clock settings) from the Go side; the parity tests of colony/export/cpp
+// (catch_the_mouse_test.go) check that both sides search the same trees.
 //
 // Build: g++ -std=c++17 -O2 Main.cpp   (standard library only)
 // Run:   ./a.out              the judge protocol on stdin/stdout (the mice are FIRST)
 //        ./a.out --parity     the parity tests' command mode (see parity() below)
 //        ./a.out --bench      nodes per second (the Go side: go test -run x -bench Search
-//                             ./game/mouse/alphabeta)
+//                             ./game/mouse/mouseab)
 
 // @@COMMON@@
 
-// ---- constants from the Go side (export/cpp_mouse.go) ----
+// ---- constants from the Go side (export/cpp/catch_the_mouse.go) ----
 namespace params {
 // @@PARAMS@@
 }  // namespace params
 
 namespace mouse {
+
+// SearchConfig is the engine's configuration of colony/engine/alphabeta (colony::Searcher's C).
+struct SearchConfig {
+// @@SEARCH@@
+};
 
 using u64 = uint64_t;
 using i64 = int64_t;
@@ -412,7 +418,7 @@ uint64_t perft(const Position& p, int depth) {
   return sum;
 }
 
-// ---- the evaluation (game/mouse/alphabeta eval.go) ----
+// ---- the evaluation (game/mouse/mouseab eval.go) ----
 
 constexpr int none = 99;  // a race's slack when no piece can stop the mouse
 
@@ -616,78 +622,15 @@ i32 evaluate(const Position& p, bool miceRole) {
   return p.toMove() == Team ? -v : v;
 }
 
-// ---- the transposition table (engine/tt) ----
+// ---- the search hooks (game/mouse/mouseab's hooks on colony::Searcher) ----
 
-enum : uint8_t { BoundNone = 0, BoundUpper = 1, BoundLower = 2, BoundExact = 3 };
+using C = SearchConfig;
 
-struct TTEntry {
-  u64 key;
-  Move move;
-  int16_t score;
-  int8_t depth;
-  uint8_t bound;
-  uint8_t gen;
-};
-
-struct TTable {
-  TTEntry* entries = nullptr;
-  size_t size = 0;
-  u64 mask = 0;
-  uint8_t gen = 0;
-  static constexpr int bucketSize = 4;
-
-  bool allocated() const { return entries != nullptr; }
-  void alloc(int mb) {
-    mb = std::max(mb, 1);
-    u64 buckets = 1;
-    while (buckets * 2 * bucketSize * 16 <= u64(mb) << 20) buckets *= 2;
-    std::free(entries);
-    size = buckets * bucketSize;
-    entries = zeroed<TTEntry>(size);
-    mask = buckets - 1;
-    gen = 0;
-  }
-  void clear() {
-    std::memset(static_cast<void*>(entries), 0, size * sizeof(TTEntry));
-    gen = 0;
-  }
-  void nextSearch() { gen++; }
-  const TTEntry* probe(u64 key) const {
-    const TTEntry* b = &entries[(key & mask) * bucketSize];
-    for (int i = 0; i < bucketSize; i++)
-      if (b[i].key == key && b[i].bound != BoundNone) return &b[i];
-    return nullptr;
-  }
-  void store(u64 key, Move m, i32 score, int depth, uint8_t bound) {
-    TTEntry* b = &entries[(key & mask) * bucketSize];
-    int victim = 0, worst = 1 << 30;
-    for (int i = 0; i < bucketSize; i++) {
-      TTEntry* e = &b[i];
-      if (e->key == key || e->bound == BoundNone) {
-        victim = i;
-        if (m == NoMove && e->key == key) m = e->move;
-        break;
-      }
-      int v = e->depth;
-      if (e->gen != gen) v -= 64;
-      if (v < worst) worst = v, victim = i;
-    }
-    b[victim] = TTEntry{key, m, int16_t(score), int8_t(depth), bound, gen};
-  }
-};
-
-// ---- the search (engine/alphabeta with Catch The Mouse's hooks and configuration) ----
-
-constexpr i32 infinity = 32000;
-constexpr int checkMask = 1023;
-constexpr int maxPly = int(params::maxPly);
-
-const i32 winScore = i32(params::winScore), winBound = i32(params::winBound);
 constexpr u64 row5Mice = u64(RowFull) << (4 * Cols);
 
 i32 terminalScore(const Position& p, int ply) {
-  if (p.winner() == p.toMove()) return winScore - i32(ply);
-  return -winScore + i32(ply);
+  if (p.winner() == p.toMove()) return C::WIN_SCORE - i32(ply);
+  return -C::WIN_SCORE + i32(ply);
 }
 
 // Orderer scores the moves of one node before killers and the table move.
@@ -729,88 +672,48 @@ struct EvalEntry {
   i32 v;
 };
 
-struct RootMove {
-  Move m;
-  i64 order;
-};
+// Hooks are Catch The Mouse's part of the searcher (colony::Searcher's G; mouseab's hooks):
+// no incremental evaluator, no pruning (Play is Apply, Root does nothing).
+struct Hooks {
+  using Pos = Position;
+  using Move = mouse::Move;
+  static constexpr Move kNoMove = NoMove, kPass = Pass;
+  static constexpr int kMaxMoves = MaxMoves;
 
-class Searcher {
- public:
-  // settings
-  i64 killerBonus[2] = {params::killerBonus[0], params::killerBonus[1]};
-  static constexpr int histSize = int(params::histSize);
-  // state
-  TTable* tt = nullptr;
-  bool miceRole = false;
+  bool miceRole = false;       // the engine plays the mice: their evaluation profile
   EvalEntry* evals = nullptr;  // the evaluation cache, nullptr until the first search
-  i64 nodes = 0, nodeLimit = 0;
-  i64 start = 0;
-  ns hard = 0;
-  bool stop = false;
-  std::vector<RootMove> root;
-  Move bestMove = NoMove;
-  i32 bestScore = 0;
-  Move killers[maxPly][2];
-  std::vector<i32> history[2], zeroHist[2];
-  // the order of the node being generated
-  i32* cur = nullptr;
-  i32* hist[2] = {nullptr, nullptr};
-  Move oTT = NoMove, oK1 = NoMove, oK2 = NoMove;
-  Move moves[maxPly][MaxMoves];
-  i64 keys[maxPly][MaxMoves];
 
-  Searcher() {
-    for (int s = 0; s < 2; s++) {
-      history[s].assign(histSize, 0);
-      zeroHist[s].assign(histSize, 0);
+  static u64 hash(const Pos& p) { return p.hash; }
+  static int to_move(const Pos& p) { return p.toMove(); }
+
+  // enter scores a finished game, prunes by mate distance and answers a mouse on row 6: with
+  // the mice to move it wins at once; with the team to move the node is searched a ply deeper.
+  static bool enter(const Pos& p, int ply, int& depth, i32& alpha, i32& beta, i32& score) {
+    if (p.terminal()) {
+      score = terminalScore(p, ply);
+      return true;
     }
-    clearKillers();
+    alpha = std::max(alpha, -C::WIN_SCORE + i32(ply));
+    beta = std::min(beta, C::WIN_SCORE - i32(ply + 1));
+    if (alpha >= beta) {
+      score = alpha;
+      return true;
+    }
+    if (p.mice & row5Mice) {
+      if (p.toMove() == Mice) {
+        score = C::WIN_SCORE - i32(ply + 1);
+        return true;
+      }
+      depth++;
+    }
+    return false;
   }
-  void clearKillers() { std::memset(killers, 0, sizeof killers); }
-  void resetStats() {
-    clearKillers();
-    std::fill(history[0].begin(), history[0].end(), 0);
-    std::fill(history[1].begin(), history[1].end(), 0);
-  }
-  void updateHistory(int side, Move m, i32 bonus) {
-    i32& h = history[side][int(m) & (histSize - 1)];
-    i32 a = std::max(bonus, -bonus);
-    h += bonus - h * a / 16384;
-  }
-  static i32 toTT(i32 score, int ply) {
-    if (score >= winBound) return score + i32(ply);
-    if (score <= -winBound) return score - i32(ply);
-    return score;
-  }
-  static i32 fromTT(i32 score, int ply) {
-    if (score >= winBound) return score - i32(ply);
-    if (score <= -winBound) return score + i32(ply);
-    return score;
-  }
-  i64 orderKey(Move m, i32 v) const {
-    i32 h = cur[int(m) & (histSize - 1)] / 8;
-    i32 k = v + h;
-    if (m == oTT)
-      k = 1 << 24;
-    else if (m == oK1)
-      k = v + i32(killerBonus[0]);
-    else if (m == oK2)
-      k = v + i32(killerBonus[1]);
-    return i64(u64(i64(-k)) << 16) | i64(m);
-  }
-  // genMoves is the Moves hook: the legal moves and their sort keys; it returns the count and
-  // sets side.
-  int genMoves(const Position& p, Move* mv, i64* ks, int& side) {
-    int n = p.legalMoves(mv);
-    side = p.toMove();
-    if (n == 0 || mv[0] == Pass) return n;
-    Orderer ord(p);
-    cur = hist[ord.side & 1];
-    for (int i = 0; i < n; i++) ks[i] = orderKey(mv[i], ord.key(mv[i]));
-    side = ord.side;
-    return n;
-  }
-  i32 leaf(const Position& p) {
+
+  // key is the position hash: no turn count, no repetition.
+  static u64 key(const Pos& p) { return p.hash; }
+
+  // leaf is the race evaluation, in the profile of the engine's role.
+  i32 leaf(const Pos& p, int) {
     bool m = miceRole;
     if (!evals) return evaluate(p, m);
     u64 key = p.hash;
@@ -819,111 +722,23 @@ class Searcher {
     if (e.key != key) e.key = key, e.v = evaluate(p, m);
     return e.v;
   }
-  void checkStop() {
-    if (hard > 0 && (now_ns() - start) >= hard) stop = true;
-  }
-  void setKiller(int ply, Move m, Move k1) {
-    if (m != k1) {
-      killers[ply][1] = k1;
-      killers[ply][0] = m;
-    }
-  }
-  void store(u64 key, Move m, i32 v, int depth, int ply, uint8_t bound) {
-    if (tt) tt->store(key, m, toTT(v, ply), depth, bound);
-  }
 
-  i32 search(const Position& p, int depth, i32 alpha, i32 beta, int ply, bool pv) {
-    nodes++;
-    if ((nodes & checkMask) == 0) checkStop();
-    if (nodeLimit > 0 && nodes >= nodeLimit) stop = true;
-    if (stop) return 0;
-    // Enter
-    if (p.terminal()) return terminalScore(p, ply);
-    alpha = std::max(alpha, -winScore + i32(ply));
-    beta = std::min(beta, winScore - i32(ply + 1));
-    if (alpha >= beta) return alpha;
-    if (p.mice & row5Mice) {
-      if (p.toMove() == Mice) return winScore - i32(ply + 1);
-      depth++;
-    }
-    if (depth <= 0 || ply >= maxPly - 1) return leaf(p);
-
-    u64 key = p.hash;
-    Move ttMove = NoMove;
-    if (tt) {
-      if (const TTEntry* en = tt->probe(key)) {
-        ttMove = en->move;
-        if (!pv && int(en->depth) >= depth) {
-          i32 v = fromTT(en->score, ply);
-          if (en->bound == BoundExact || (en->bound == BoundLower && v >= beta) ||
-              (en->bound == BoundUpper && v <= alpha))
-            return v;
-        }
-      }
-    }
-
-    i32 origAlpha = alpha;
-    i32 best = -infinity;
-    Move bestM = NoMove;
-    Move k1 = killers[ply][0], k2 = killers[ply][1];
-
-    hist[0] = history[0].data(), hist[1] = history[1].data();
-    oTT = ttMove, oK1 = k1, oK2 = k2;
-    int side;
-    Move* mv = moves[ply];
-    i64* ks = keys[ply];
-    int n = genMoves(p, mv, ks, side);
-    if (mv[0] == Pass) return -search(p.apply(Pass), depth - 1, -beta, -alpha, ply + 1, pv);
-
-    bool reduce = depth >= 3 && ((params::reduceSides >> side) & 1) != 0;
-    const int picks = 3;
-    for (int i = 0; i < n; i++) {
-      colony::pick_next(ks, i, n, picks);
-      Move m = Move(ks[i] & 0xFFFF);
-      int idx = i;
-      int r = 0;
-      if (idx > 0 && reduce && m != k1 && m != k2 && -(ks[i] >> 16) < i64(params::reduceBelow)) {
-        r = params::reductions[std::min(depth, 63)][std::min(idx, 63)];
-        r = std::min(r, depth - 2);
-      }
-      i32 v = child(p, m, depth, r, alpha, beta, ply, idx, pv);
-      if (stop) return 0;
-      if (v > best) {
-        best = v;
-        bestM = m;
-        if (v > alpha) {
-          alpha = v;
-          if (v >= beta) {
-            i32 bonus = i32(depth * depth);
-            updateHistory(side, m, bonus);
-            for (int j = 0; j < i; j++) updateHistory(side, Move(ks[j] & 0xFFFF), -bonus);
-            setKiller(ply, m, k1);
-            break;
-          }
-        }
-      }
-    }
-    uint8_t bound = BoundUpper;
-    if (best >= beta)
-      bound = BoundLower;
-    else if (best > origAlpha)
-      bound = BoundExact;
-    store(key, bestM, best, depth, ply, bound);
-    return best;
+  // moves generates the moves with the orderer's static values.
+  static int moves(const Pos& p, Move* mv, colony::Order<Move, C>& o, int& side) {
+    int n = p.legalMoves(mv);
+    side = p.toMove();
+    if (n == 0 || mv[0] == Pass) return n;
+    Orderer ord(p);
+    o.side(ord.side);
+    for (int i = 0; i < n; i++) o.keys[i] = o.key(mv[i], ord.key(mv[i]));
+    side = ord.side;
+    return n;
   }
 
-  i32 child(const Position& p, Move m, int depth, int r, i32 alpha, i32 beta, int ply, int idx, bool pv) {
-    Position c = p.apply(m);
-    if (idx == 0) return -search(c, depth - 1, -beta, -alpha, ply + 1, pv);
-    i32 v = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
-    if (v > alpha && r > 0) v = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1, false);
-    if (pv && v > alpha && v < beta) v = -search(c, depth - 1, -beta, -alpha, ply + 1, true);
-    return v;
-  }
-
-  i32 searchRoot(const Position& p, int depth, i32 alpha, i32 beta) {
-    return colony::search_root(*this, p, depth, alpha, beta, infinity, [this](Move m, i32 v) { bestMove = m, bestScore = v; });
-  }
+  // stuck: a team that must pass is searched on.
+  static bool stuck(const Pos&, int, i32&) { return false; }
+  static void root(const Pos&) {}
+  static Pos play(const Pos& p, Move m, int) { return p.apply(m); }
 };
 
 struct Proof {
@@ -1331,36 +1146,26 @@ class Prover {
 // budget is the engine's Budget: the game cannot last longer than the mouse steps left, and the
 // clock is shared among the moves MovesLeft expects.
 colony::Budget budget(const Limits& lim, const Position& pos) {
-  return colony::budget(lim, 0, 0, pos.mouseStepsLeft() + 1, pos.movesLeft(), int(params::reserveDiv));
+  return colony::budget(lim, 0, 0, pos.mouseStepsLeft() + 1, pos.movesLeft(), C::RESERVE_DIV);
 }
 
-// Engine is the alpha-beta engine of game/mouse/alphabeta, prover included.
+// Engine is the alpha-beta engine of game/mouse/mouseab, prover included.
 class Engine {
  public:
-  int hashMB = int(params::defaultHashMB), solveMB = int(params::defaultSolveMB);
-  u64 seed = 0;
-  TTable tt;
-  Searcher* s = nullptr;
+  int solveMB = int(params::defaultSolveMB);
+  colony::AlphaBeta<Hooks, C> ab{colony::SearchOptions{int(params::defaultHashMB), 0, false, false}};
   Prover* pr = nullptr;
   std::vector<Move> veto;
-  int lastDepth = 0;
-  i32 lastScore = 0;
-  i64 lastNodes = 0;
 
   void newGame() {
-    if (tt.allocated()) tt.clear();
-    if (s) s->resetStats();
+    ab.new_game();
     if (pr) pr->newGame();
   }
-  Searcher* searcher() {
-    if (!s) s = new Searcher();
-    if (!tt.allocated() && hashMB > 0) tt.alloc(hashMB);
-    return s;
-  }
+  // ready sets the evaluation profile for the side to move of pos and allocates the evaluation
+  // cache on first use.
   void ready(const Position& pos) {
-    Searcher* sr = searcher();
-    sr->miceRole = pos.toMove() == Mice;
-    if (!sr->evals) sr->evals = zeroed<EvalEntry>(size_t(1) << params::evalCacheBits);
+    ab.game.miceRole = pos.toMove() == Mice;
+    if (!ab.game.evals) ab.game.evals = zeroed<EvalEntry>(size_t(1) << params::evalCacheBits);
   }
   Move bestMove(const Position& pos, const Limits& lim) {
     i64 start = now_ns();
@@ -1375,72 +1180,21 @@ class Engine {
       ns pt = soft * 3 / 10;
       Proof r = pr->proveDepth(pos, depth, pn, pt, veto);
       if (r.win) {
-        lastDepth = r.depth, lastScore = winScore - i32(r.depth), lastNodes = r.nodes;
+        ab.set_stats(r.depth, C::WIN_SCORE - i32(r.depth), r.nodes);
         return r.move;
       }
       if (nodes > 0) nodes = std::max(nodes - r.nodes / i64(params::proverSpeed), i64(1));
       proverNodes = r.nodes;
     }
     ready(pos);
-    Move m = run(pos, start, soft, hard, depth, nodes);
-    if (proverNodes > 0) lastNodes += proverNodes;
+    Move m = ab.search(pos, start, soft, hard, depth, nodes, 0, veto);
+    if (proverNodes > 0) ab.last_nodes += proverNodes;
     return m;
   }
   bool proverOn(const Position& pos, ns soft, i64 nodes) {
     if (solveMB < 0 || !Prover::reaches(pos) || (soft <= 0 && nodes <= 0)) return false;
     if (!pr) pr = new Prover(solveMB);
     return true;
-  }
-  // run is the iterative-deepening driver (engine/alphabeta run and Deepen).
-  Move run(const Position& pos, i64 start, ns soft, ns hard, int depthLimit, i64 nodeLimit) {
-    Searcher& sr = *searcher();
-    sr.tt = tt.allocated() ? &tt : nullptr;
-    sr.nodes = 0, sr.nodeLimit = nodeLimit;
-    sr.start = start, sr.hard = hard;
-    sr.stop = false;
-    if (sr.tt) tt.nextSearch();
-    lastDepth = 0, lastScore = 0, lastNodes = 0;
-
-    sr.hist[0] = sr.zeroHist[0].data(), sr.hist[1] = sr.zeroHist[1].data();
-    sr.oTT = sr.oK1 = sr.oK2 = NoMove;
-    int side;
-    Move* mv = sr.moves[0];
-    i64* ks = sr.keys[0];
-    int n = sr.genMoves(pos, mv, ks, side);
-    if (n == 0) return NoMove;
-    if (n == 1) return mv[0];
-    std::vector<Move> exclude = veto;
-    if (int(exclude.size()) >= n) exclude.clear();
-    Move ttMove = NoMove;
-    if (sr.tt) {
-      if (const TTEntry* en = sr.tt->probe(pos.hash)) ttMove = en->move;
-    }
-    sr.root.clear();
-    for (int i = 0; i < n; i++) {
-      Move m = mv[i];
-      if (std::find(exclude.begin(), exclude.end(), m) != exclude.end()) continue;
-      i64 k = -(ks[i] >> 16);
-      if (m == ttMove) k = i64(1) << 40;
-      k = i64(u64(k) << 16);
-      if (seed != 0) k += i64(colony::sm_mix(seed ^ u64(m) ^ pos.hash) & 0xFFFF);
-      sr.root.push_back(RootMove{m, k});
-    }
-    std::stable_sort(sr.root.begin(), sr.root.end(),
-                     [](const RootMove& a, const RootMove& b) { return a.order > b.order; });
-    sr.bestMove = sr.root[0].m, sr.bestScore = 0;
-    sr.clearKillers();
-
-    int maxD = int(params::maxDepth);
-    if (depthLimit > 0) maxD = std::min(depthLimit, maxD);
-    for (int d = 1; d <= maxD; d++) {
-      i32 v = sr.searchRoot(pos, d, -infinity, infinity);
-      if (sr.stop) break;
-      lastDepth = d, lastScore = sr.bestScore;
-      if (soft > 0 && (now_ns() - start) >= soft / 2) break;
-      if ((v >= winBound || v <= -winBound) && std::max(v, -v) >= winScore - i32(d)) break;
-    }
-    lastNodes = sr.nodes;
-    return sr.bestMove;
   }
 };
 
@@ -1543,7 +1297,7 @@ int parity() {
     Position p;
     auto board = [&](size_t i) { return f.size() == i + 2 && parseBoard(f[i], f[i + 1], p); };
     if (f[0] == "seed" && f.size() == 2) {
-      eng.seed = std::strtoull(f[1].c_str(), nullptr, 10);
+      eng.ab.opts.seed = std::strtoull(f[1].c_str(), nullptr, 10);
       std::printf("ok\n");
     } else if (f[0] == "newgame") {
       eng.newGame();
@@ -1563,7 +1317,7 @@ int parity() {
       lim.nodes = std::atoll(f[1].c_str());
       lim.depth = std::atoi(f[2].c_str());
       Move m = eng.bestMove(p, lim);
-      std::printf("%d %d %d %lld\n", int(m), eng.lastDepth, eng.lastScore, (long long)eng.lastNodes);
+      std::printf("%d %d %d %lld\n", int(m), eng.ab.last_depth, eng.ab.last_score, (long long)eng.ab.last_nodes);
     } else {
       std::printf("error %s\n", line.c_str());
     }
@@ -1572,7 +1326,7 @@ int parity() {
   return 0;
 }
 
-// ---- nodes per second (game/mouse/alphabeta BenchmarkSearch) ----
+// ---- nodes per second (game/mouse/mouseab BenchmarkSearch) ----
 
 // bench searches BenchmarkSearch's position to depth 7 three times, each from a new game, with
 // the default engine (seed 0), and prints the nodes per second and per CPU second.
@@ -1588,9 +1342,9 @@ int bench() {
   for (int i = 0; i < 3; i++) {
     eng.newGame();
     Move m = eng.bestMove(p, lim);
-    nodes += eng.lastNodes;
-    std::printf("depth %d  move %d  score %d  nodes %lld\n", eng.lastDepth, int(m), eng.lastScore,
-                (long long)eng.lastNodes);
+    nodes += eng.ab.last_nodes;
+    std::printf("depth %d  move %d  score %d  nodes %lld\n", eng.ab.last_depth, int(m), eng.ab.last_score,
+                (long long)eng.ab.last_nodes);
   }
   double wall = double(now_ns() - t0) / 1e9, cpu = colony::cpu_seconds() - c0;
   std::printf("total nodes %lld  %.3f s  %.0f nodes/s  %.0f nodes/cpu-s\n", (long long)nodes, wall,
@@ -1605,7 +1359,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--parity") return mouse::parity();
   if (argc > 1 && std::string(argv[1]) == "--bench") return mouse::bench();
   mouse::Engine eng;
-  eng.seed = params::seed;
+  eng.ab.opts.seed = params::seed;
   mouse::Game g{&eng};
   colony::JudgeSession<mouse::Game> s(g);
   return s.run();
