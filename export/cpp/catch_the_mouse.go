@@ -3,6 +3,8 @@ package cpp
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 
 	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
@@ -58,8 +60,8 @@ func mouseSearchPorted(c ab.Config[mouse.Move]) error {
 	return nil
 }
 
-// mouseParams declares the engine's constants (int64_t scalars, int32_t tables) and the
-// agent's seed.
+// mouseParams declares the engine's constants (int64_t scalars, int32_t tables) under their
+// names in the C++ style of constants (upperSnake), and the agent's seed.
 func mouseParams(cs []mouseab.Constant) (string, error) {
 	var w writer
 	for _, c := range cs {
@@ -68,7 +70,7 @@ func mouseParams(cs []mouseab.Constant) (string, error) {
 			if len(c.Values) != 1 {
 				return "", fmt.Errorf("export: constant %s has %d values", c.Name, len(c.Values))
 			}
-			w.constant("int64_t", c.Name, strconv.FormatInt(c.Values[0], 10)+"LL")
+			w.constant("int64_t", upperSnake(c.Name), strconv.FormatInt(c.Values[0], 10)+"LL")
 		default:
 			n := 1
 			for _, d := range c.Dims {
@@ -77,9 +79,25 @@ func mouseParams(cs []mouseab.Constant) (string, error) {
 			if n != len(c.Values) {
 				return "", fmt.Errorf("export: table %s%v has %d values", c.Name, c.Dims, len(c.Values))
 			}
-			w.array("int32_t", c.Name, c.Dims, ints(c.Values), min(c.Dims[len(c.Dims)-1], 32))
+			w.array("int32_t", upperSnake(c.Name), c.Dims, ints(c.Values), min(c.Dims[len(c.Dims)-1], 32))
 		}
 	}
-	w.constant("uint64_t", "seed", strconv.Itoa(agentSeed)+"ULL")
+	w.constant("uint64_t", "AGENT_SEED", strconv.Itoa(agentSeed)+"ULL")
 	return w.String(), nil
+}
+
+// upperSnake spells a Go name as a C++ constant: nadNearStuck NAD_NEAR_STUCK, solveTTMinDepth
+// SOLVE_TT_MIN_DEPTH, defaultHashMB DEFAULT_HASH_MB.
+func upperSnake(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		lowerBefore := i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]))
+		wordAfter := i > 0 && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if unicode.IsUpper(r) && (lowerBefore || wordAfter) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
 }

@@ -122,3 +122,26 @@ func (p *parityProc) ask(t *testing.T, cmds []string) []string {
 	}
 	return answers
 }
+
+// TestRegisterRefuses: a registration without a filler, with a template that is not embedded,
+// or of a game already registered panics.
+func TestRegisterRefuses(t *testing.T) {
+	fill := func(Options) (map[string]string, Info, error) { return map[string]string{}, Info{}, nil }
+	for name, g := range map[string]Game{
+		"no filler":   {Name: "toy", Template: "common.cpp", Engine: "e"},
+		"no template": {Name: "toy", Template: "toy.cpp", Engine: "e", Fill: fill},
+		"twice":       {Name: "catch-the-mouse", Template: "mouse.cpp", Engine: "alphabeta", Fill: fill},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: registered", name)
+				}
+			}()
+			Register(g)
+		}()
+	}
+	if _, _, err := Generate(Options{Game: "toy"}); err == nil {
+		t.Error("a refused game is registered")
+	}
+}

@@ -21,14 +21,16 @@
 namespace ataxx {
 
 using colony::Coords;
+using colony::ctz;
 using colony::Limits;
+using colony::popcnt;
 
 // ---- constants from the Go side (export/cpp/bacteria_war.go) ----
 // @@CONFIG@@
 
 // SearchConfig is nnab's configuration of colony/engine/alphabeta (colony::Searcher's C).
 struct SearchConfig {
-// @@SEARCH@@
+    // @@SEARCH@@
 };
 
 // ---- the net (colony/nn/nnue), quantized by the Go side ----
@@ -44,16 +46,6 @@ using Move = uint16_t;
 constexpr Move kPass = 0xFFFF, kNoMove = 0xFFFE;
 
 static uint64_t ADJ1[kSquares], ADJ2[kSquares];
-
-inline int ctz(uint64_t b) { return __builtin_ctzll(b); }
-// popcnt counts bits without the popcnt instruction, which -O2 alone does not assume (the
-// builtin would call libgcc).
-inline int popcnt(uint64_t b) {
-    b = b - ((b >> 1) & 0x5555555555555555ULL);
-    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return int((b * 0x0101010101010101ULL) >> 56);
-}
 
 inline Move clone_move(int to) { return Move(to | to << 6); }
 inline Move jump_move(int from, int to) { return Move(to | from << 6); }
@@ -819,8 +811,8 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         lim.depth = std::atoi(f[5].c_str());
         lim.nodes = std::atoll(f[6].c_str());
         Move m = e->best_move_for(p, lim);
-        return std::to_string(m) + " " + std::to_string(e->ab.last_score) + " " + std::to_string(e->ab.last_depth) + " " +
-               std::to_string(e->ab.last_nodes);
+        return std::to_string(m) + " " + std::to_string(e->ab.last_score) + " " + std::to_string(e->ab.last_depth) +
+               " " + std::to_string(e->ab.last_nodes);
     }
     return "error";
 }

@@ -25,13 +25,25 @@ constexpr int64_t kMillisecond = 1000000;
 constexpr int64_t kSecond = 1000 * kMillisecond;
 
 inline int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
 // CPU time of the process in seconds (single-threaded programs: the thread's).
 inline double cpu_seconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
+
+// ---- bits ----
+
+inline int ctz(uint64_t b) { return __builtin_ctzll(b); }           // b != 0
+inline int clz(uint64_t b) { return b ? __builtin_clzll(b) : 64; }  // 64 for 0
+// popcnt counts bits without the popcnt instruction, which -O2 alone does not assume (the
+// builtin would call libgcc).
+inline int popcnt(uint64_t b) {
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return int((b * 0x0101010101010101ULL) >> 56);
+}
 
 // ---- splitmix64 (colony/internal/splitmix) ----
 constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
@@ -88,8 +100,8 @@ struct Budget {
 };
 
 // budget is alphabeta.Budget.
-inline Budget budget(const Limits& lim, int fixed_depth, int64_t fixed_nodes, int own_moves_left,
-                     int expected_moves, int reserve_div) {
+inline Budget budget(const Limits& lim, int fixed_depth, int64_t fixed_nodes, int own_moves_left, int expected_moves,
+                     int reserve_div) {
     Budget b;
     b.depth = lim.depth;
     b.nodes = lim.nodes;
@@ -876,8 +888,8 @@ struct AlphaBeta {
     // search is Engine.Search: pos searched by iterative deepening within the budget (start:
     // when the move's time began; zero times, depth, nodes and soft nodes: no such limit), the
     // best move found: the only one without a search, kNoMove when there is none.
-    Move search(const Pos& pos, int64_t start, int64_t soft, int64_t hard, int depth, int64_t nodes,
-                int64_t soft_nodes, const std::vector<Move>& exclude) {
+    Move search(const Pos& pos, int64_t start, int64_t soft, int64_t hard, int depth, int64_t nodes, int64_t soft_nodes,
+                const std::vector<Move>& exclude) {
         return searcher().run(*this, pos, start, soft, hard, depth, nodes, soft_nodes, exclude);
     }
 };
