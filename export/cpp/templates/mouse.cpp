@@ -805,8 +805,7 @@ struct SolveResult {
     int64_t nodes = 0;
 };
 
-class Solver {
-   public:
+struct Solver {
     SolveEntry* tt;
     size_t size;
     uint64_t mask = 0;
@@ -1049,8 +1048,7 @@ class Solver {
 };
 
 // Prover is the solver in front of the search: forced wins, proven losses ruled out.
-class Prover {
-   public:
+struct Prover {
     int mb;
     Solver* s = nullptr;
     explicit Prover(int m) : mb(m) {}
@@ -1127,8 +1125,7 @@ colony::Budget budget(const Limits& lim, const Position& pos) {
 }
 
 // Engine is the alpha-beta engine of game/mouse/mouseab, prover included.
-class Engine {
-   public:
+struct Engine {
     int solve_mb = int(DEFAULT_SOLVE_MB);
     colony::AlphaBeta<Hooks, C> ab{colony::SearchOptions{int(DEFAULT_HASH_MB), 0, false, false}};
     Prover* pr = nullptr;
