@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"colony/export"
+	"colony/export/cpp"
 )
 
 // cppArgs are the flags that -lang cpp reads.
@@ -14,13 +14,13 @@ type cppArgs struct {
 	check                    bool
 }
 
-// runCPP writes the C++ program (export.GenerateCPP) and, with -check, builds and starts it
+// runCPP writes the C++ program (cpp.Generate) and, with -check, builds and starts it
 // as a judge would.
 func runCPP(a cppArgs, stdout, stderr io.Writer) int {
 	if a.out == "Main.go" {
 		a.out = "Main.cpp"
 	}
-	src, info, err := export.GenerateCPP(export.CPPOptions{Game: a.game, Engine: a.engine, Model: a.model})
+	src, info, err := cpp.Generate(cpp.Options{Game: a.game, Engine: a.engine, Model: a.model})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -33,7 +33,7 @@ func runCPP(a cppArgs, stdout, stderr io.Writer) int {
 	if !a.check {
 		return 0
 	}
-	built, ready, err := checkBuild(src, export.BuildCPP)
+	built, ready, err := checkBuild(src, cpp.Build)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -5,7 +5,7 @@
 //
 // The file is generated from the packages of the main package (-main, colony/cmd/agent by
 // default) for the judge's build configuration; the flags are fixed in it, the model is carried
-// in it. See package colony/export.
+// in it. See packages colony/export/gofile and, for -lang cpp, colony/export/cpp.
 package main
 
 import (
@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"colony/export"
+	"colony/export/cpp"
+	"colony/export/gofile"
 	"colony/internal/atomicfile"
 	"colony/registry"
 )
@@ -36,16 +38,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	game := fs.String("game", "bacteria-war", "game the program plays (its -game flag)")
 	engine := fs.String("engine", "", "engine the program plays with (its -engine flag; default: the game's default engine: "+defaultEngines()+")")
-	model := fs.String("model", "", "model file to carry (default: the game's newest embedded model; \""+export.ModelNone+"\": none)")
+	model := fs.String("model", "", "model file to carry (default: the game's newest embedded model; \""+gofile.ModelNone+"\": none)")
 	out := fs.String("o", "Main.go", "output file (- for stdout)")
-	mainPkg := fs.String("main", export.DefaultMain, "import path of the program's main package")
-	tags := fs.String("tags", strings.Join(export.DefaultTags, ","), "build tags of the exported build (comma-separated)")
+	mainPkg := fs.String("main", gofile.DefaultMain, "import path of the program's main package")
+	tags := fs.String("tags", strings.Join(gofile.DefaultTags, ","), "build tags of the exported build (comma-separated)")
 	goos := fs.String("goos", "linux", "target GOOS (the judge's)")
 	goarch := fs.String("goarch", "amd64", "target GOARCH (the judge's)")
 	strip := fs.Bool("strip-comments", false, "leave the packages' comments out (smaller file)")
 	dir := fs.String("C", "", "directory inside the module to load from (default: the current one)")
 	check := fs.Bool("check", false, "then build the file as a judge would (go build Main.go in an empty directory, no module cache, no proxy; C++: g++ -std=c++17 -O2 Main.cpp) and check that READY is answered OK within 3000 ms")
-	lang := fs.String("lang", "go", "language of the program: go, or cpp (one C++17 file: "+strings.Join(export.CPPGames(), ", ")+")")
+	lang := fs.String("lang", "go", "language of the program: go, or cpp (one C++17 file: "+strings.Join(cpp.Games(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -75,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			known = true
 			usesNet = slices.Contains(e.Flags, "model")
 			if e.NNUE {
-				netExt = export.NNUEExt
+				netExt = gofile.NNUEExt
 			}
 		}
 	}
@@ -84,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !usesNet && *model == "" {
-		*model = export.ModelNone
+		*model = gofile.ModelNone
 	}
 	var tagList []string
 	for _, t := range strings.Split(*tags, ",") {
@@ -95,12 +97,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if tagList == nil {
 		tagList = []string{}
 	}
-	prog, err := export.Load(export.LoadConfig{Dir: *dir, Main: *mainPkg, Tags: tagList, GOOS: *goos, GOARCH: *goarch})
+	prog, err := gofile.Load(gofile.LoadConfig{Dir: *dir, Main: *mainPkg, Tags: tagList, GOOS: *goos, GOARCH: *goarch})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	src, info, err := prog.Generate(export.Options{Game: *game, Engine: *engine, Flags: fs.Args(), Model: *model, NetExt: netExt, StripComments: *strip})
+	src, info, err := prog.Generate(gofile.Options{Game: *game, Engine: *engine, Flags: fs.Args(), Model: *model, NetExt: netExt, StripComments: *strip})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -115,7 +117,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "export: wrote %s: %d bytes, %s %s, %s, %d packages\n", *out, info.Size, *game, *engine, m, len(prog.Packages()))
 	if *check {
-		built, ready, err := checkBuild(src, export.BuildStandalone)
+		built, ready, err := checkBuild(src, gofile.BuildStandalone)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1

@@ -7,7 +7,7 @@ import (
 )
 
 // SearchConfig is the engine's configuration of the shared search (engine/alphabeta), for
-// ports of the engine: the C++ export checks that it uses no feature the port lacks.
+// ports of the engine: the C++ export writes it into the configuration of its searcher.
 func SearchConfig() ab.Config[mouse.Move] { return config }
 
 // Constant is one of the engine's numbers by name, for the C++ export (export -lang cpp),
@@ -19,9 +19,10 @@ type Constant struct {
 	Values []int64
 }
 
-// Constants are the numbers of the evaluation, the search, the prover and the clock that the
-// C++ port of this engine reads (the clock's own, engine.MinMoveCost and
-// alphabeta.DefaultMoveTime, are in the C++ runtime of every game).
+// Constants are the numbers of the evaluation, the engine's options, the prover and the clock
+// that the C++ port of this engine reads besides the search's configuration (SearchConfig,
+// which the export writes whole) and the clock's own (engine.MinMoveCost and
+// alphabeta.DefaultMoveTime, in the C++ runtime of every game).
 func Constants() []Constant {
 	scalar := func(name string, v int64) Constant { return Constant{Name: name, Values: []int64{v}} }
 	table := func(name string, vs ...int32) Constant {
@@ -31,16 +32,8 @@ func Constants() []Constant {
 		}
 		return c
 	}
-	lmr := Constant{Name: "reductions", Dims: []int{len(reductions), len(reductions[0])}}
-	for _, row := range reductions {
-		for _, v := range row {
-			lmr.Values = append(lmr.Values, int64(v))
-		}
-	}
 	return []Constant{
 		// evaluation
-		scalar("winScore", int64(winScore)),
-		scalar("winBound", int64(winBound)),
 		scalar("winish", int64(winish)),
 		scalar("mouseValue", int64(mouseValue)),
 		scalar("excessValue", excessValue),
@@ -54,16 +47,9 @@ func Constants() []Constant {
 		table("lowMobility", lowMobility[:]...),
 		scalar("evalCacheBits", evalCacheBits),
 		scalar("profileKey", profileKey),
-		// search
+		// engine options
 		scalar("defaultHashMB", defaultHashMB),
 		scalar("defaultSolveMB", defaultSolveMB),
-		scalar("maxPly", maxPly),
-		scalar("maxDepth", maxDepth),
-		scalar("histSize", int64(config.HistSize)),
-		table("killerBonus", config.KillerBonus[:]...),
-		scalar("reduceSides", int64(config.ReduceSides)),
-		scalar("reduceBelow", int64(config.ReduceBelow)),
-		lmr,
 		// prover
 		scalar("proverSpeed", proverSpeed),
 		scalar("proveFrom", solve.ProveFrom),
@@ -71,7 +57,6 @@ func Constants() []Constant {
 		scalar("solveTTMinDepth", solve.TTMinDepth),
 		scalar("rootMoveNodes", solve.RootMoveNodes),
 		// clock
-		scalar("reserveDiv", int64(config.ReserveDiv)),
 		scalar("movesLeftFloor", mouse.MovesLeftFloor),
 	}
 }

@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"colony/agent"
 	"colony/engine"
 	ab "colony/engine/alphabeta"
+	"colony/export"
+	"colony/export/exporttest"
 	"colony/game/ataxx"
 	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/nnab"
@@ -38,7 +40,7 @@ func posArgs(p ataxx.Position) string {
 // 1-4; 1-3 in short mode) and Go's Perft on 60 positions of random games (depths 1-3; 1-2).
 func TestCPPPerft(t *testing.T) {
 	proc := startParity(t, ataxxCPP(t))
-	data, err := os.ReadFile("../game/ataxx/testdata/bacteria-war-perft.txt")
+	data, err := os.ReadFile("../../game/ataxx/testdata/bacteria-war-perft.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +95,8 @@ func randomGame(rng *rand.Rand, plies int) []ataxx.Move {
 
 // windowModel and cellModel are a window-input (nnue.WindowInput) and a cell-input net.
 const (
-	windowModel = "../models/bacteria-war/nnue-candidates/w64-g7.nnue"
-	cellModel   = "../models/bacteria-war/nnue/000007.nnue"
+	windowModel = "../../models/bacteria-war/nnue-candidates/w64-g7.nnue"
+	cellModel   = "../../models/bacteria-war/nnue/000007.nnue"
 )
 
 type parityNet struct{ name, model string }
@@ -209,11 +211,11 @@ func TestCPPEvaluationShapes(t *testing.T) {
 		if err := m.Save(file); err != nil {
 			t.Fatal(err)
 		}
-		src, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Model: file})
+		src, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
 		if err != nil {
 			t.Fatal(err)
 		}
-		bin, err := BuildCPP(src, t.TempDir())
+		bin, err := Build(src, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,11 +354,11 @@ func TestCPPClock(t *testing.T) {
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the
 // judge's 1.5 MB.
 func TestCPPExportDeterministic(t *testing.T) {
-	a, info, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name})
+	a, info, err := Generate(Options{Game: ataxx.Info.Name})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Engine: "nnab"})
+	b, _, err := Generate(Options{Game: ataxx.Info.Name, Engine: "nnab"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,10 +371,10 @@ func TestCPPExportDeterministic(t *testing.T) {
 	if bytes.Contains(a, []byte("@@")) {
 		t.Error("a marker is left in the file")
 	}
-	if _, _, err := GenerateCPP(CPPOptions{Game: ataxx.Info.Name, Engine: "mcts"}); err == nil {
+	if _, _, err := Generate(Options{Game: ataxx.Info.Name, Engine: "mcts"}); err == nil {
 		t.Error("an engine without a C++ port was exported")
 	}
-	if _, _, err := GenerateCPP(CPPOptions{Game: "no-such-game"}); err == nil {
+	if _, _, err := Generate(Options{Game: "no-such-game"}); err == nil {
 		t.Error("a game without a C++ port was exported")
 	}
 }
@@ -399,13 +401,13 @@ func TestCPPAgentPlays(t *testing.T) {
 		t.Skip("builds the agent and the arena and plays a match")
 	}
 	bin := ataxxCPP(t)
-	ready, err := CheckReady(bin, 3*time.Second)
+	ready, err := export.CheckReady(bin, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("READY answered OK %v after start", ready)
-	tools := buildTools(t)
-	playClean(t, tools, "cpp", bin, filepath.Join(tools, "agent")+" -engine nnab -seed {seed}")
+	tools := exporttest.BuildTools(t, "../..")
+	exporttest.PlayClean(t, tools, "cpp", bin, filepath.Join(tools, "agent")+" -engine nnab -seed {seed}")
 }
 
 // sessionStep is one line sent to the agent: how it changes the tracked position and, for a
@@ -513,6 +515,33 @@ func TestAgentDefaults(t *testing.T) {
 		line, _, _ := strings.Cut(after, "\n  -")
 		if !ok || !strings.Contains(line, want) {
 			t.Errorf("the agent's -%s is %q, the C++ export plays %s", flag, line, want)
+		}
+	}
+}
+
+// TestCPPRefusesUnportedNets: the C++ export refuses, naming why, a Bacteria War net the
+// template cannot evaluate (a hidden layer), and takes cell- and window-input ones without.
+func TestCPPRefusesUnportedNets(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		arch nnue.Arch
+		want string // "" accepted
+	}{
+		{nnab.WindowArch(32, 0), ""},
+		{nnab.WindowArch(32, 16), "hidden layer"},
+		{nnab.Arch(32, 16), "hidden layer"},
+		{nnab.Arch(32, 0), ""},
+	} {
+		file := filepath.Join(dir, strings.NewReplacer(">", "", " ", "-").Replace(c.arch.String())+".nnue")
+		if err := nnue.NewRandom(c.arch, 1).Save(file); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.arch, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: err %v, want one mentioning %q", c.arch, err, c.want)
 		}
 	}
 }

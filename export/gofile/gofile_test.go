@@ -1,8 +1,7 @@
-package export
+package gofile
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,9 +9,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"colony/export"
+	"colony/export/exporttest"
 )
 
-// load loads a fixture module of testdata (or the repository with dir "..").
+// load loads a fixture module of testdata (or the repository with dir "../..").
 func load(t *testing.T, dir, main string, tags []string) *Program {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
@@ -166,7 +168,7 @@ func TestAgentExportReproducible(t *testing.T) {
 	opts := Options{Game: "bacteria-war", Engine: "mcts"}
 	var first []byte
 	for i := range 2 {
-		src, info, err := load(t, "..", DefaultMain, nil).Generate(opts)
+		src, info, err := load(t, "../..", DefaultMain, nil).Generate(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +190,7 @@ func TestAgentExportReproducible(t *testing.T) {
 // answers READY, in short runs too: a change to a package it carries that the rewrite does not
 // handle shows here, not only in the long matches below.
 func TestDefaultExportBuilds(t *testing.T) {
-	src, info, err := load(t, "..", DefaultMain, nil).Generate(Options{Game: "bacteria-war", Engine: "nnab", NetExt: NNUEExt})
+	src, info, err := load(t, "../..", DefaultMain, nil).Generate(Options{Game: "bacteria-war", Engine: "nnab", NetExt: NNUEExt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func TestDefaultExportBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ready, err := CheckReady(bin, 3*time.Second)
+	ready, err := export.CheckReady(bin, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +211,8 @@ func TestAgentExportPlays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent and the arena and plays matches")
 	}
-	p := load(t, "..", DefaultMain, nil)
-	tools := buildTools(t)
+	p := load(t, "../..", DefaultMain, nil)
+	tools := exporttest.BuildTools(t, "../..")
 	for _, engine := range []string{"mcts", "alphabeta", "nnab"} {
 		opts := Options{Game: "bacteria-war", Engine: engine}
 		if engine == "nnab" {
@@ -225,55 +227,13 @@ func TestAgentExportPlays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ready, err := CheckReady(bin, 3*time.Second)
+		ready, err := export.CheckReady(bin, 3*time.Second)
 		if err != nil {
 			t.Fatalf("%s: %v", engine, err)
 		}
 		t.Logf("%s: %d bytes, READY answered OK %v after start", engine, info.Size, ready)
-		playClean(t, tools, engine, bin+" -seed {seed}", filepath.Join(tools, "agent")+" -engine "+engine+" -seed {seed}")
+		exporttest.PlayClean(t, tools, engine, bin+" -seed {seed}", filepath.Join(tools, "agent")+" -engine "+engine+" -seed {seed}")
 	}
-}
-
-// buildTools builds the agent and the arena into a temporary directory.
-func buildTools(t *testing.T) string {
-	t.Helper()
-	tools := t.TempDir()
-	for _, c := range []string{"agent", "arena"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(tools, c), "./cmd/"+c)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", c, err, out)
-		}
-	}
-	return tools
-}
-
-// playClean plays 2 Bacteria War games at 2 s between the commands a and b through the arena
-// (tools: buildTools) and requires them finished without a TLE, RE or crash; it returns the
-// arena's summary.
-func playClean(t *testing.T, tools, name, a, b string) map[string]any {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(tools, "arena"), "-game", "bacteria-war", "-games", "2", "-clock", "2s",
-		"-parallel", "1", "-openings", "2", "-seed", "13", "-json", "-out", t.TempDir(), "-a", a, "-b", b)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: arena: %v\n%s", name, err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	var sum map[string]any
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
-		t.Fatalf("%s: arena summary: %v\n%s", name, err, out)
-	}
-	t.Logf("%s: %s", name, lines[len(lines)-1])
-	verdicts := 0.0
-	for _, k := range []string{"a_tle", "a_re", "a_crash", "b_tle", "b_re", "b_crash"} {
-		v, _ := sum[k].(float64)
-		verdicts += v
-	}
-	if games, _ := sum["games"].(float64); games != 2 || verdicts != 0 {
-		t.Errorf("%s: %v games with %v TLE/RE/crash verdicts, want 2 games without any", name, games, verdicts)
-	}
-	return sum
 }
 
 // A local that would capture a renamed reference is refused with its position.

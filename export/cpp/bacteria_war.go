@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"fmt"
@@ -10,35 +10,36 @@ import (
 	"colony/nn/nnue"
 )
 
-// Bacteria War's C++ export: nnab (cpp/ataxx.cpp) with the net and the search constants of
-// the Go side.
+// Bacteria War's C++ export: nnab (templates/ataxx.cpp) with the net and the search constants
+// of the Go side.
 
 func init() {
-	cppGames[ataxx.Info.Name] = cppGame{template: "ataxx.cpp", engine: "nnab", fill: fillAtaxx}
+	Register(Game{Name: ataxx.Info.Name, Template: "ataxx.cpp", Engine: "nnab", Fill: fillAtaxx})
 }
 
-// agentSeed is the agent's -seed default (colony/agent), the seed of the shipped engine's
-// root tie-breaks.
-const agentSeed = 1
-
-func fillAtaxx(o CPPOptions) (map[string]string, CPPInfo, error) {
+func fillAtaxx(o Options) (map[string]string, Info, error) {
 	net, name, err := loadAtaxxNet(o.Model)
 	if err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
 	weights, err := ataxxWeights(net.Ints())
 	if err != nil {
-		return nil, CPPInfo{}, fmt.Errorf("export: %s: %w", name, err)
+		return nil, Info{}, fmt.Errorf("export: %s: %w", name, err)
 	}
-	config, err := ataxxConfig(ab.WithDefaults(nnab.SearchConfig()))
+	c := ab.WithDefaults(nnab.SearchConfig())
+	config, err := ataxxConfig(c)
 	if err != nil {
-		return nil, CPPInfo{}, err
+		return nil, Info{}, err
 	}
-	info := CPPInfo{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
+	search, err := searchConfig(c)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("%w (nnab)", err)
+	}
+	info := Info{Net: fmt.Sprintf("%s (%s)", name, net.Arch()), Notes: []string{
 		fmt.Sprintf("Plays:  agent -engine nnab with its defaults: seed %d, a %d MB table, no opening book", agentSeed, nnab.DefaultHashMB),
 		"Build:  g++ -std=c++17 -O2 Main.cpp",
 	}}
-	return map[string]string{"CONFIG": config, "WEIGHTS": weights}, info, nil
+	return map[string]string{"CONFIG": config, "SEARCH": search, "WEIGHTS": weights}, info, nil
 }
 
 // loadAtaxxNet is the agent's nnab net: the newest embedded one, or file.
@@ -54,49 +55,13 @@ func loadAtaxxNet(file string) (*nnue.Net, string, error) {
 	return net, name, err
 }
 
-// ataxxConfig declares the search constants, the table keys and the Zobrist keys.
+// ataxxConfig checks nnab's move bounds and declares its table size, the agent's seed, the
+// table's turn keys and the Zobrist keys.
 func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
-	switch {
-	case c.MaxMoves != ataxx.MaxMoves || c.NoMove != ataxx.NoMove || c.Pass != ataxx.Pass:
+	if c.MaxMoves != ataxx.MaxMoves || c.NoMove != ataxx.NoMove || c.Pass != ataxx.Pass {
 		return "", fmt.Errorf("export: nnab's move bounds (%d, %v, %v) are not Bacteria War's", c.MaxMoves, c.NoMove, c.Pass)
-	case c.HistSize&(c.HistSize-1) != 0:
-		return "", fmt.Errorf("export: nnab's history size %d is not a power of two", c.HistSize)
 	}
-	var w cppWriter
-	w.constant("int", "MAX_PLY", c.MaxPly)
-	w.constant("int", "MAX_DEPTH", c.MaxDepth)
-	w.constant("int", "HIST_SIZE", c.HistSize)
-	w.constant("int", "RESERVE_DIV", c.ReserveDiv)
-	w.constant("int32_t", "WIN_SCORE", c.WinScore)
-	w.constant("int32_t", "PLY_STEP", c.PlyStep)
-	w.constant("int32_t", "WIN_BOUND", c.WinBound)
-	w.constant("int32_t", "ASPIRATION", c.Aspiration)
-	w.array("int32_t", "KILLER_BONUS", []int{2}, ints(c.KillerBonus[:]), 2)
-	w.constant("bool", "KILLER_HISTORY", c.KillerHistory)
-	w.constant("bool", "ROOT_HISTORY", c.RootHistory)
-	w.constant("bool", "ROOT_TIE_MOVE", c.RootTieMove)
-	w.constant("bool", "STAGED", c.Staged)
-	w.constant("bool", "REDUCE_PV_LESS", c.ReducePVLess)
-	w.constant("unsigned", "REDUCE_SIDES", c.ReduceSides)
-	w.constant("int32_t", "REDUCE_BELOW", c.ReduceBelow)
-	w.constant("int", "RFP_DEPTH", c.RFPDepth)
-	w.constant("int32_t", "RFP_MARGIN", c.RFPMargin)
-	lmp := c.LMP
-	w.constant("int", "LMP_LEN", len(lmp))
-	if len(lmp) == 0 {
-		lmp = []int{0} // never read
-	}
-	w.array("int", "LMP", []int{len(lmp)}, ints(lmp), 16)
-	w.constant("bool", "HAVE_LMR", c.Reductions != nil)
-	var red []int8
-	if c.Reductions != nil {
-		for _, row := range c.Reductions {
-			red = append(red, row[:]...)
-		}
-	} else {
-		red = make([]int8, 64*64)
-	}
-	w.array("int8_t", "REDUCTIONS", []int{64, 64}, ints(red), 32)
+	var w writer
 	w.constant("int", "DEFAULT_HASH_MB", nnab.DefaultHashMB)
 	w.constant("uint64_t", "AGENT_SEED", fmt.Sprintf("%dULL", agentSeed))
 	turnKeys := make([]uint64, nnab.TurnKeys)
@@ -135,7 +100,7 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	if a.Cells != ataxx.NumSquares {
 		return "", fmt.Errorf("net for %d cells, Bacteria War has %d", a.Cells, ataxx.NumSquares)
 	}
-	var w cppWriter
+	var w writer
 	w.constant("int", "NET_HIDDEN", a.Hidden)
 	w.constant("bool", "NET_SCRELU", a.Activation == nnue.SCReLU)
 	w.constant("int32_t", "NET_QA", v.QA)

@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"colony/contract/contracttest"
 	"colony/engine"
 	ab "colony/engine/alphabeta"
+	"colony/export"
 	"colony/game/mouse"
 	"colony/game/mouse/mouseab"
 	"colony/internal/golden"
@@ -80,7 +81,7 @@ func compareLines(t *testing.T, what string, asked, got, want []string) {
 	}
 }
 
-// TestMouseCPPParity: the C++ Catch The Mouse agent (cpp/mouse.cpp filled by the exporter)
+// TestMouseCPPParity: the C++ Catch The Mouse agent (templates/mouse.cpp filled by the exporter)
 // is the Go engine: perft on the rules' 30-position file, the hash, both evaluation profiles
 // and the clock's estimates on 10,000 positions of random playouts, the clock budget, and on
 // positions of mousePositions the best move, score, depth and node count of fixed-depth searches on 200 positions (the
@@ -91,11 +92,11 @@ func TestMouseCPPParity(t *testing.T) {
 	proc := startParity(t, bin)
 
 	t.Run("export", func(t *testing.T) {
-		a, info, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name})
+		a, info, err := Generate(Options{Game: mouse.Info.Name})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name, Engine: "alphabeta"})
+		b, _, err := Generate(Options{Game: mouse.Info.Name, Engine: "alphabeta"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,18 +108,18 @@ func TestMouseCPPParity(t *testing.T) {
 		case bytes.Contains(a, []byte("@@")):
 			t.Error("a marker is left in the file")
 		}
-		if _, _, err := GenerateCPP(CPPOptions{Game: mouse.Info.Name, Engine: "mcts"}); err == nil {
+		if _, _, err := Generate(Options{Game: mouse.Info.Name, Engine: "mcts"}); err == nil {
 			t.Error("mcts, which has no C++ port, was exported")
 		}
 		c := ab.WithDefaults(mouseab.SearchConfig())
-		c.Aspiration = 20
+		c.Staged = true
 		if mouseSearchPorted(c) == nil {
-			t.Error("a search with aspiration windows, which the port lacks, passed the check")
+			t.Error("a staged search, whose Legal hook the port lacks, passed the check")
 		}
 	})
 
 	t.Run("ready", func(t *testing.T) {
-		ready, err := CheckReady(bin, 3*time.Second)
+		ready, err := export.CheckReady(bin, 3*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +127,7 @@ func TestMouseCPPParity(t *testing.T) {
 	})
 
 	t.Run("perft", func(t *testing.T) {
-		cases := contracttest.ReadPerft(t, "../game/mouse/testdata/catch-the-mouse-perft.txt", 30)
+		cases := contracttest.ReadPerft(t, "../../game/mouse/testdata/catch-the-mouse-perft.txt", 30)
 		maxD := 4
 		if testing.Short() {
 			maxD = 3

@@ -1,4 +1,4 @@
-package export
+package cpp
 
 import (
 	"bufio"
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// cppProgram returns game's exported C++ program, built with g++ -std=c++17 -O2 (BuildCPP) on
+// cppProgram returns game's exported C++ program, built with g++ -std=c++17 -O2 (Build) on
 // first use; the test is skipped when g++ is not installed.
 func cppProgram(t testing.TB, game string) string {
 	t.Helper()
@@ -50,7 +50,7 @@ func cppProgramWith(t testing.TB, game, model string) string {
 	v, _ := cppBuilds.LoadOrStore(game+"\x00"+model, &cppBuild{})
 	b := v.(*cppBuild)
 	b.once.Do(func() {
-		src, _, err := GenerateCPP(CPPOptions{Game: game, Model: model})
+		src, _, err := Generate(Options{Game: game, Model: model})
 		if err != nil {
 			b.err = err
 			return
@@ -59,7 +59,7 @@ func cppProgramWith(t testing.TB, game, model string) string {
 			b.err = err
 			return
 		}
-		b.bin, b.err = BuildCPP(src, b.dir)
+		b.bin, b.err = Build(src, b.dir)
 	})
 	if b.err != nil {
 		t.Fatal(b.err)
@@ -121,4 +121,27 @@ func (p *parityProc) ask(t *testing.T, cmds []string) []string {
 		t.Fatal(err)
 	}
 	return answers
+}
+
+// TestRegisterRefuses: a registration without a filler, with a template that is not embedded,
+// or of a game already registered panics.
+func TestRegisterRefuses(t *testing.T) {
+	fill := func(Options) (map[string]string, Info, error) { return map[string]string{}, Info{}, nil }
+	for name, g := range map[string]Game{
+		"no filler":   {Name: "toy", Template: "common.cpp", Engine: "e"},
+		"no template": {Name: "toy", Template: "toy.cpp", Engine: "e", Fill: fill},
+		"twice":       {Name: "catch-the-mouse", Template: "mouse.cpp", Engine: "alphabeta", Fill: fill},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: registered", name)
+				}
+			}()
+			Register(g)
+		}()
+	}
+	if _, _, err := Generate(Options{Game: "toy"}); err == nil {
+		t.Error("a refused game is registered")
+	}
 }

@@ -1,4 +1,4 @@
-// Package export turns an agent program into ONE self-contained Go source file for judges that
+// Package gofile turns an agent program into ONE self-contained Go source file for judges that
 // compile a single file (package main, standard library only) with a plain `go build Main.go`.
 //
 // The file is generated from the program's own packages: Load loads the dependency closure of
@@ -20,7 +20,7 @@
 //
 // Generate then writes the file: a header naming what it carries, the packages, a main that runs
 // the original main with fixed flags, and the packed files.
-package export
+package gofile
 
 import (
 	"bytes"

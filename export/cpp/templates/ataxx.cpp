@@ -1,16 +1,16 @@
 // @@HEADER@@
 //
 // Bacteria War (Ataxx 7x7) agent: Colony's nnab engine (colony/game/ataxx/nnab) ported to
-// C++17 from the template export/cpp/ataxx.cpp. The bitboards follow colony/game/ataxx, the
+// C++17 from the template export/cpp/templates/ataxx.cpp. The bitboards follow colony/game/ataxx, the
 // search colony/engine/alphabeta as nnab configures it, the evaluation colony/nn/nnue's
 // integer net. The exporter fills in the search constants and the net's weights from the Go
-// side; the parity tests of colony/export check that both sides search the same trees.
+// side; the parity tests of colony/export/cpp check that both sides search the same trees.
 //
 // Build: g++ -std=c++17 -O2 Main.cpp   (standard library only)
 // Run:   ./a.out              the judge protocol on stdin/stdout
 //        ./a.out --bench      nodes per second on fixed positions (--portable --bench: SSE2
 //                             kernels, --scalar --bench: plain C++ ones)
-//        ./a.out --parity     the parity tests' command mode (export/cpp_ataxx_test.go)
+//        ./a.out --parity     the parity tests' command mode (export/cpp/bacteria_war_test.go)
 
 // @@COMMON@@
 
@@ -21,10 +21,17 @@
 namespace ataxx {
 
 using colony::Coords;
+using colony::ctz;
 using colony::Limits;
+using colony::popcnt;
 
-// ---- constants from the Go side (export/cpp_ataxx.go) ----
+// ---- constants from the Go side (export/cpp/bacteria_war.go) ----
 // @@CONFIG@@
+
+// SearchConfig is nnab's configuration of colony/engine/alphabeta (colony::Searcher's C).
+struct SearchConfig {
+    // @@SEARCH@@
+};
 
 // ---- the net (colony/nn/nnue), quantized by the Go side ----
 // @@WEIGHTS@@
@@ -39,16 +46,6 @@ using Move = uint16_t;
 constexpr Move kPass = 0xFFFF, kNoMove = 0xFFFE;
 
 static uint64_t ADJ1[kSquares], ADJ2[kSquares];
-
-inline int ctz(uint64_t b) { return __builtin_ctzll(b); }
-// popcnt counts bits without the popcnt instruction, which -O2 alone does not assume (the
-// builtin would call libgcc).
-inline int popcnt(uint64_t b) {
-    b = b - ((b >> 1) & 0x5555555555555555ULL);
-    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return int((b * 0x0101010101010101ULL) >> 56);
-}
 
 inline Move clone_move(int to) { return Move(to | to << 6); }
 inline Move jump_move(int from, int to) { return Move(to | from << 6); }
@@ -513,13 +510,15 @@ static int32_t evaluate(const Acc& a, int stm) {
     return int32_t((out * SCORE_MUL) >> 32);
 }
 
-// ---- Bacteria War's search hooks (colony/game/ataxx/alphabeta.Rules, nnab's hooks) ----
+// ---- Bacteria War's search hooks (colony/game/ataxx/ataxxab.Rules, nnab's hooks) ----
+
+using C = SearchConfig;
 
 inline int32_t terminal_score(const Pos& p, int ply) {
     int side = p.side;
     int32_t diff = popcnt(p.bb[side]) - popcnt(p.bb[side ^ 1]);
-    if (diff > 0) return WIN_SCORE - PLY_STEP * ply + diff;
-    if (diff < 0) return -WIN_SCORE + PLY_STEP * ply + diff;
+    if (diff > 0) return C::WIN_SCORE - C::PLY_STEP * ply + diff;
+    if (diff < 0) return -C::WIN_SCORE + C::PLY_STEP * ply + diff;
     return 0;
 }
 
@@ -537,8 +536,8 @@ inline bool stuck_score(const Pos& p, int ply, int32_t& v) {
     if ((kMaxTurns - int(p.turn)) / 2 < ne) return false;
     int32_t diff = popcnt(p.bb[side]) - popcnt(p.bb[side ^ 1]) - ne;
     int32_t end_ply = ply + 2 * ne;
-    if (diff > 0) v = WIN_SCORE - PLY_STEP * end_ply + diff;
-    else if (diff < 0) v = -WIN_SCORE + PLY_STEP * end_ply + diff;
+    if (diff > 0) v = C::WIN_SCORE - C::PLY_STEP * end_ply + diff;
+    else if (diff < 0) v = -C::WIN_SCORE + C::PLY_STEP * end_ply + diff;
     else v = 0;
     return true;
 }
@@ -558,83 +557,7 @@ inline int expected_moves(const Pos& p) {
     return n;
 }
 
-// ---- the transposition table (colony/engine/tt) ----
-
-constexpr uint8_t kUpper = 1, kLower = 2, kExact = 3;
-
-struct Entry {
-    uint64_t key;
-    Move move;
-    int16_t score;
-    int8_t depth;
-    uint8_t bound, gen;
-};
-
-// Table is tt.Table: buckets of four entries. The entries come from calloc, so that the
-// system hands out zeroed pages as they are first touched (as Go's make does): a new table
-// costs no time up front.
-struct Table {
-    Entry* entries = nullptr;
-    size_t size = 0;
-    uint64_t mask = 0;
-    uint8_t gen = 0;
-
-    Table() = default;
-    Table(const Table&) = delete;
-    Table& operator=(const Table&) = delete;
-    ~Table() { std::free(entries); }
-
-    bool allocated() const { return entries != nullptr; }
-    void alloc(int mb) {
-        mb = std::max(mb, 1);
-        uint64_t buckets = 1;
-        while (buckets * 2 * 4 * 16 <= uint64_t(mb) << 20) buckets *= 2;
-        std::free(entries);
-        size = buckets * 4;
-        entries = static_cast<Entry*>(std::calloc(size, sizeof(Entry)));
-        if (!entries) size = 0;  // no table rather than no move
-        mask = buckets - 1;
-        gen = 0;
-    }
-    void clear() {
-        std::memset(static_cast<void*>(entries), 0, size * sizeof(Entry));
-        gen = 0;
-    }
-    const Entry* probe(uint64_t key) const {
-        const Entry* b = &entries[(key & mask) * 4];
-        for (int i = 0; i < 4; i++)
-            if (b[i].key == key && b[i].bound != 0) return &b[i];
-        return nullptr;
-    }
-    void store(uint64_t key, Move m, int32_t score, int depth, uint8_t bound) {
-        Entry* b = &entries[(key & mask) * 4];
-        int victim = 0, worst = 1 << 30;
-        for (int i = 0; i < 4; i++) {
-            Entry& e = b[i];
-            if (e.key == key || e.bound == 0) {
-                victim = i;
-                if (m == kNoMove && e.key == key) m = e.move;
-                break;
-            }
-            int v = e.depth;
-            if (e.gen != gen) v -= 64;
-            if (v < worst) worst = v, victim = i;
-        }
-        b[victim] = Entry{key, m, int16_t(score), int8_t(depth), bound, gen};
-    }
-};
-
-// ---- the search (colony/engine/alphabeta with nnab's hooks) ----
-
-constexpr int32_t kInfinity = 32000;
-constexpr int64_t kCheckMask = 1023;
-
-struct Options {
-    int hash_mb = DEFAULT_HASH_MB;
-    uint64_t seed = AGENT_SEED;
-    bool no_lmr = false, no_prune = false;
-};
-
+// Delta is how the accumulator of a ply follows from its parent's.
 struct Delta {
     bool pass;
     int mover, to, from;
@@ -642,56 +565,44 @@ struct Delta {
     uint64_t before[2];  // the pieces before the move
 };
 
-struct RootMove {
-    Move m;
-    int64_t order;
-};
+// Hooks are nnab's part of the searcher (colony::Searcher's G): Bacteria War's rules, the
+// table key with the turn count, and the net's evaluation on a per-ply stack of accumulators,
+// each brought up to date from its parent's only when its node is evaluated.
+struct Hooks {
+    using Pos = ataxx::Pos;
+    using Move = ataxx::Move;
+    static constexpr Move kNoMove = ataxx::kNoMove, kPass = ataxx::kPass;
+    static constexpr int kMaxMoves = ataxx::kMaxMoves;
 
-struct Engine {
-    Options opts;
-    Table tt;
-    bool lmr = true, prune = true;
+    Acc acc[C::MAX_PLY + 1];
+    bool acc_ok[C::MAX_PLY + 1];
+    Delta delta[C::MAX_PLY + 1];
 
-    // the evaluation's per-ply accumulators
-    Acc acc[MAX_PLY + 1];
-    bool acc_ok[MAX_PLY + 1];
-    Delta delta[MAX_PLY + 1];
-
-    Move killers[MAX_PLY][2];
-    int32_t history[2][HIST_SIZE];
-    Move moves[MAX_PLY][kMaxMoves];
-    int64_t keys[MAX_PLY][kMaxMoves];
-    std::vector<RootMove> root;
-
-    int64_t nodes = 0, node_limit = 0, start = 0, hard = 0;
-    bool stop = false;
-    Move best_move = kNoMove;
-    int32_t best_score = 0;
-    int last_depth = 0;
-    int32_t last_score = 0;
-    int64_t last_nodes = 0;
-
-    explicit Engine(Options o) : opts(o) {
-        std::memset(killers, 0, sizeof killers);
-        std::memset(history, 0, sizeof history);
+    Hooks() {
         std::memset(acc_ok, 0, sizeof acc_ok);
         std::memset(delta, 0, sizeof delta);
     }
 
-    void new_game() {
-        if (tt.allocated()) tt.clear();
-        std::memset(killers, 0, sizeof killers);
-        std::memset(history, 0, sizeof history);
+    static uint64_t hash(const Pos& p) { return p.hash; }
+    static int to_move(const Pos& p) { return p.side; }
+
+    // enter: a finished game's score.
+    static bool enter(const Pos& p, int ply, int&, int32_t&, int32_t&, int32_t& score) {
+        if (!terminal(p)) return false;
+        score = terminal_score(p, ply);
+        return true;
     }
 
-    // hooks
+    // key mixes the turn count into the hash: the turn cap makes a position's value depend on it.
     static uint64_t key(const Pos& p) { return p.hash ^ TURN_KEYS[p.turn]; }
 
-    void root_acc(const Pos& p) {
+    // root computes the root accumulator from scratch.
+    void root(const Pos& p) {
         refresh(acc[0], p);
         acc_ok[0] = true;
     }
 
+    // play returns the child of p by m (p at ply) and records its accumulator delta.
     Pos play(const Pos& p, Move m, int ply) {
         Delta& d = delta[ply + 1];
         acc_ok[ply + 1] = false;
@@ -705,6 +616,7 @@ struct Engine {
         return apply(p, m);
     }
 
+    // ensure brings the accumulator of ply up to date from its parent's.
     void ensure(int ply) {
         if (acc_ok[ply]) return;
         ensure(ply - 1);
@@ -714,271 +626,64 @@ struct Engine {
         acc_ok[ply] = true;
     }
 
+    // static_value is the net's score of p (at ply) for its side to move.
     int32_t static_value(const Pos& p, int ply) {
         ensure(ply);
         int32_t v = evaluate(acc[ply], p.side);
-        return std::min(std::max(v, -WIN_BOUND + 1), WIN_BOUND - 1);
+        return std::min(std::max(v, -C::WIN_BOUND + 1), C::WIN_BOUND - 1);
     }
 
+    // leaf is a blocked side's known result, else the net's score.
     int32_t leaf(const Pos& p, int ply) {
         int32_t v;
         if (!has_move(p) && stuck_score(p, ply, v)) return v;
         return static_value(p, ply);
     }
 
+    static bool stuck(const Pos& p, int ply, int32_t& v) { return stuck_score(p, ply, v); }
+
+    // legal reports whether the table move or killer m is legal in p.
     static bool legal(const Pos& p, Move m) { return m < kNoMove && is_legal(p, m); }
 
-    // order_key is Order.Key.
-    static int64_t order_key(Move m, int32_t v, const int32_t* hist, Move tt_move, Move k1, Move k2) {
-        int32_t h = hist[m & (HIST_SIZE - 1)] / 8;
-        int32_t k = v + h;
-        if (m == tt_move) k = 1 << 24;
-        else if (m == k1) k = v + KILLER_BONUS[0] + h * (KILLER_HISTORY ? 1 : 0);
-        else if (m == k2) k = v + KILLER_BONUS[1] + h * (KILLER_HISTORY ? 1 : 0);
-        return int64_t(uint64_t(int64_t(-k)) << 16) | int64_t(m);
-    }
-
-    // gen_moves is Rules.Moves with the order's keys: the moves' number.
-    int gen_moves(const Pos& p, Move* mv, int64_t* ks, const int32_t* hist, Move tt_move, Move k1, Move k2) {
+    // moves writes the legal moves and their sort keys: the moves' number.
+    static int moves(const Pos& p, Move* mv, colony::Order<Move, C>& o, int& side) {
         int n = legal_moves(p, mv);
+        side = p.side;
         if (n == 0 || mv[0] == kPass) return n;
+        o.side(side);
         uint64_t us = p.bb[p.side];
-        for (int i = 0; i < n; i++) ks[i] = order_key(mv[i], order_value(p, mv[i], us), hist, tt_move, k1, k2);
+        for (int i = 0; i < n; i++) o.keys[i] = o.key(mv[i], order_value(p, mv[i], us));
         return n;
     }
+};
 
-    void update_history(int side, Move m, int32_t bonus) {
-        int32_t& h = history[side][m & (HIST_SIZE - 1)];
-        int32_t a = std::max(bonus, -bonus);
-        h += bonus - h * a / 16384;
-    }
+// ---- the engine (nnab: colony/engine/alphabeta with the hooks above) ----
 
-    static int32_t to_tt(int32_t s, int ply) {
-        if (s >= WIN_BOUND) return s + PLY_STEP * ply;
-        if (s <= -WIN_BOUND) return s - PLY_STEP * ply;
-        return s;
-    }
-    static int32_t from_tt(int32_t s, int ply) {
-        if (s >= WIN_BOUND) return s - PLY_STEP * ply;
-        if (s <= -WIN_BOUND) return s + PLY_STEP * ply;
-        return s;
-    }
+// budget is nnab's clock split of a move (alphabeta.Budget over the turn cap's reserve and
+// the expected moves).
+inline colony::Budget budget(const Pos& pos, const Limits& lim) {
+    return colony::budget(lim, 0, 0, own_turns_left(pos), expected_moves(pos), C::RESERVE_DIV);
+}
 
-    void check_stop() {
-        if (hard > 0 && colony::now_ns() - start >= hard) stop = true;
-    }
+// Options are nnab.Options: the agent's defaults.
+struct Options {
+    int hash_mb = DEFAULT_HASH_MB;
+    uint64_t seed = AGENT_SEED;
+    bool no_lmr = false, no_prune = false;
+};
 
-    void set_killer(int ply, Move m, Move k1) {
-        if (m != k1) {
-            killers[ply][1] = k1;
-            killers[ply][0] = m;
-        }
-    }
+struct Engine {
+    colony::AlphaBeta<Hooks, C> ab;
 
-    void store(uint64_t k, Move m, int32_t v, int depth, int ply, uint8_t bound) {
-        if (tt.allocated()) tt.store(k, m, to_tt(v, ply), depth, bound);
-    }
+    explicit Engine(const Options& o) : ab(colony::SearchOptions{o.hash_mb, o.seed, o.no_lmr, o.no_prune}) {}
 
-    int32_t child(const Pos& p, Move m, int depth, int r, int32_t alpha, int32_t beta, int ply, int idx, bool pv) {
-        Pos c = play(p, m, ply);
-        if (idx == 0) return -search(c, depth - 1, -beta, -alpha, ply + 1, pv);
-        int32_t v = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
-        if (v > alpha && r > 0) v = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1, false);
-        if (pv && v > alpha && v < beta) v = -search(c, depth - 1, -beta, -alpha, ply + 1, true);
-        return v;
-    }
-
-    int32_t search(const Pos& p, int depth, int32_t alpha, int32_t beta, int ply, bool pv) {
-        nodes++;
-        if ((nodes & kCheckMask) == 0) check_stop();
-        if (node_limit > 0 && nodes >= node_limit) stop = true;
-        if (stop) return 0;
-        if (terminal(p)) return terminal_score(p, ply);
-        if (depth <= 0 || ply >= MAX_PLY - 1) return leaf(p, ply);
-
-        uint64_t k = key(p);
-        Move tt_move = kNoMove;
-        if (tt.allocated()) {
-            if (const Entry* en = tt.probe(k)) {
-                tt_move = en->move;
-                if (!pv && en->depth >= depth) {
-                    int32_t v = from_tt(en->score, ply);
-                    if (en->bound == kExact || (en->bound == kLower && v >= beta) ||
-                        (en->bound == kUpper && v <= alpha))
-                        return v;
-                }
-            }
-        }
-
-        bool in_bounds = beta > -WIN_BOUND && beta < WIN_BOUND;
-        if (prune && !pv && depth <= RFP_DEPTH && in_bounds) {
-            int32_t st = static_value(p, ply);
-            if (st - RFP_MARGIN * depth >= beta) return st;
-        }
-
-        int32_t orig_alpha = alpha, best = -kInfinity;
-        Move best_m = kNoMove;
-        Move k1 = killers[ply][0], k2 = killers[ply][1];
-        int side = p.side;
-
-        Move staged[2] = {kNoMove, kNoMove};
-        int searched = 0;
-        if (STAGED) {
-            staged[0] = tt_move;
-            if (k1 != tt_move) staged[1] = k1;
-            for (int j = 0; j < 2; j++) {
-                Move m = staged[j];
-                if (!legal(p, m)) {
-                    staged[j] = kNoMove;
-                    continue;
-                }
-                int32_t v = child(p, m, depth, 0, alpha, beta, ply, searched, pv);
-                if (stop) return 0;
-                searched++;
-                if (v > best) {
-                    best = v, best_m = m;
-                    if (v > alpha) {
-                        alpha = v;
-                        if (v >= beta) {
-                            update_history(side, m, depth * depth);
-                            set_killer(ply, m, k1);
-                            store(k, m, v, depth, ply, kLower);
-                            return v;
-                        }
-                    }
-                }
-            }
-        }
-
-        Move* mv = moves[ply];
-        int64_t* ks = keys[ply];
-        int n = gen_moves(p, mv, ks, history[side], tt_move, k1, k2);
-        if (mv[0] == kPass) {
-            int32_t v;
-            if (stuck_score(p, ply, v)) return v;
-            return -search(play(p, kPass, ply), depth - 1, -beta, -alpha, ply + 1, pv);
-        }
-        if (searched > 0) {
-            int w = 0;
-            for (int i = 0; i < n; i++)
-                if (mv[i] != staged[0] && mv[i] != staged[1]) ks[w++] = ks[i];
-            n = w;
-        }
-
-        bool reduce = lmr && HAVE_LMR && depth >= 3 && ((REDUCE_SIDES >> side) & 1) != 0;
-        bool lmp = prune && !pv && depth < LMP_LEN;
-        int picks = 3;
-        if (lmp) picks = std::max(LMP[depth] - searched, 0);
-        for (int i = 0; i < n; i++) {
-            colony::pick_next(ks, i, n, picks);
-            Move m = Move(ks[i] & 0xFFFF);
-            int idx = i + searched;
-            if (lmp && idx >= LMP[depth] && best > -WIN_BOUND) break;
-            int r = 0;
-            if (idx > 0 && reduce && m != k1 && m != k2 && -(ks[i] >> 16) < int64_t(REDUCE_BELOW)) {
-                r = REDUCTIONS[std::min(depth, 63)][std::min(idx, 63)];
-                if (pv && r > 0 && REDUCE_PV_LESS) r--;
-                r = std::min(r, depth - 2);
-            }
-            int32_t v = child(p, m, depth, r, alpha, beta, ply, idx, pv);
-            if (stop) return 0;
-            if (v > best) {
-                best = v, best_m = m;
-                if (v > alpha) {
-                    alpha = v;
-                    if (v >= beta) {
-                        int32_t bonus = depth * depth;
-                        update_history(side, m, bonus);
-                        for (int j = 0; j < i; j++) update_history(side, Move(ks[j] & 0xFFFF), -bonus);
-                        for (Move sm : staged)
-                            if (sm != kNoMove) update_history(side, sm, -bonus);
-                        set_killer(ply, m, k1);
-                        break;
-                    }
-                }
-            }
-        }
-        uint8_t bound = kUpper;
-        if (best >= beta) bound = kLower;
-        else if (best > orig_alpha) bound = kExact;
-        store(k, best_m, best, depth, ply, bound);
-        return best;
-    }
-
-    int32_t search_root(const Pos& p, int depth, int32_t alpha, int32_t beta) {
-        return colony::search_root(*this, p, depth, alpha, beta, kInfinity,
-                                   [this](Move m, int32_t v) { best_move = m, best_score = v; });
-    }
-
-    // run is the iterative-deepening driver (searcher.run with Deepen): the best move found,
-    // kNoMove when there is none.
-    Move run(const Pos& pos, int64_t start_ns, int64_t soft, int64_t hard_ns, int depth_limit, int64_t node_lim,
-             int64_t soft_nodes) {
-        if (!tt.allocated() && opts.hash_mb > 0) tt.alloc(opts.hash_mb);
-        lmr = !opts.no_lmr;
-        prune = !opts.no_prune;
-        nodes = 0, node_limit = node_lim, start = start_ns, hard = hard_ns, stop = false;
-        if (tt.allocated()) tt.gen++;
-        last_depth = 0, last_score = 0, last_nodes = 0;
-
-        static const int32_t zero_hist[HIST_SIZE] = {};
-        const int32_t* hist = ROOT_HISTORY ? history[pos.side] : zero_hist;
-        int n = gen_moves(pos, moves[0], keys[0], hist, kNoMove, kNoMove, kNoMove);
-        if (n == 0) return kNoMove;
-        if (n == 1) return moves[0][0];
-        root_acc(pos);
-        Move tt_move = kNoMove;
-        if (tt.allocated())
-            if (const Entry* en = tt.probe(key(pos))) tt_move = en->move;
-        root.clear();
-        for (int i = 0; i < n; i++) {
-            Move m = moves[0][i];
-            int64_t k = -(keys[0][i] >> 16);
-            if (m == tt_move) k = int64_t(1) << 40;
-            k = int64_t(uint64_t(k) << 16);
-            if (opts.seed != 0) k += int64_t(colony::sm_mix(opts.seed ^ uint64_t(m) ^ pos.hash) & 0xFFFF);
-            root.push_back(RootMove{m, k});
-        }
-        std::stable_sort(root.begin(), root.end(), [](const RootMove& a, const RootMove& b) {
-            if (a.order != b.order) return a.order > b.order;
-            return ROOT_TIE_MOVE && a.m < b.m;
-        });
-        best_move = root[0].m, best_score = 0;
-        std::memset(killers, 0, sizeof killers);
-
-        int max_d = MAX_DEPTH;
-        if (depth_limit > 0) max_d = std::min(depth_limit, max_d);
-        int32_t prev = 0;
-        for (int d = 1; d <= max_d; d++) {
-            int32_t v;
-            if (ASPIRATION <= 0 || d < 4 || prev >= WIN_BOUND || prev <= -WIN_BOUND) {
-                v = search_root(pos, d, -kInfinity, kInfinity);
-            } else {
-                int32_t delta = ASPIRATION, a = prev - delta, b = prev + delta;
-                for (;;) {
-                    v = search_root(pos, d, a, b);
-                    if (stop) break;
-                    if (v <= a) a = std::max(a - delta, -kInfinity);
-                    else if (v >= b) b = std::min(b + delta, kInfinity);
-                    else break;
-                    delta *= 2;
-                }
-            }
-            if (stop) break;
-            prev = v;
-            last_depth = d, last_score = best_score;
-            if ((soft > 0 && colony::now_ns() - start_ns >= soft / 2) || (soft_nodes > 0 && nodes >= soft_nodes)) break;
-            if ((v >= WIN_BOUND || v <= -WIN_BOUND) && std::max(v, -v) >= WIN_SCORE - PLY_STEP * d) break;
-        }
-        last_nodes = nodes;
-        return best_move;
-    }
+    void new_game() { ab.new_game(); }
 
     // best_move_for is nnab's Engine.BestMove: the clock split, then the search.
     Move best_move_for(const Pos& pos, const Limits& lim) {
         int64_t t0 = colony::now_ns();
-        colony::Budget b = colony::budget(lim, 0, 0, own_turns_left(pos), expected_moves(pos), RESERVE_DIV);
-        Move m = run(pos, t0, b.soft, b.hard, b.depth, b.nodes, lim.soft_nodes);
+        colony::Budget b = budget(pos, lim);
+        Move m = ab.search(pos, t0, b.soft, b.hard, b.depth, b.nodes, lim.soft_nodes, {});
         return m == kNoMove ? kPass : m;
     }
 };
@@ -1097,7 +802,7 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         Limits lim;
         lim.my_time = std::atoll(f[5].c_str()) * colony::kMillisecond;
         lim.my_inc = std::atoll(f[6].c_str()) * colony::kMillisecond;
-        colony::Budget b = colony::budget(lim, 0, 0, own_turns_left(p), expected_moves(p), RESERVE_DIV);
+        colony::Budget b = budget(p, lim);
         return std::to_string(b.soft) + " " + std::to_string(b.hard) + " " + std::to_string(b.depth) + " " +
                std::to_string(b.nodes);
     }
@@ -1106,8 +811,8 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         lim.depth = std::atoi(f[5].c_str());
         lim.nodes = std::atoll(f[6].c_str());
         Move m = e->best_move_for(p, lim);
-        return std::to_string(m) + " " + std::to_string(e->last_score) + " " + std::to_string(e->last_depth) + " " +
-               std::to_string(e->last_nodes);
+        return std::to_string(m) + " " + std::to_string(e->ab.last_score) + " " + std::to_string(e->ab.last_depth) +
+               " " + std::to_string(e->ab.last_nodes);
     }
     return "error";
 }
@@ -1143,7 +848,7 @@ static int bench() {
     o.hash_mb = 16;
     o.seed = 0;
     Engine* e = new Engine(o);
-    e->tt.alloc(o.hash_mb);  // outside the timing, as the Go benchmark's first search is
+    e->ab.tt.alloc(o.hash_mb);  // outside the timing, as the Go benchmark's first search is
     int64_t all_nodes = 0;
     double all_cpu = 0, all_wall = 0;
     for (const Case& c : cases) {
@@ -1154,11 +859,11 @@ static int bench() {
         int64_t t0 = colony::now_ns();
         Move m = e->best_move_for(c.p, lim);
         double wall = double(colony::now_ns() - t0) / 1e9, cpu = colony::cpu_seconds() - c0;
-        all_nodes += e->last_nodes, all_cpu += cpu, all_wall += wall;
+        all_nodes += e->ab.last_nodes, all_cpu += cpu, all_wall += wall;
         Coords mc = judge_coords(c.p, m);
         std::printf("%-8s depth %2d  move %s  score %6d  nodes %9lld  %.3f s  %.0f nodes/s  %.0f nodes/cpu-s\n", c.name,
-                    c.depth, colony::coords_str(mc).c_str(), e->last_score, (long long)e->last_nodes, wall,
-                    e->last_nodes / std::max(wall, 1e-9), e->last_nodes / std::max(cpu, 1e-9));
+                    c.depth, colony::coords_str(mc).c_str(), e->ab.last_score, (long long)e->ab.last_nodes, wall,
+                    e->ab.last_nodes / std::max(wall, 1e-9), e->ab.last_nodes / std::max(cpu, 1e-9));
     }
     std::printf("total    nodes %lld  %.0f nodes/s  %.0f nodes/cpu-s  (kernels: %s)\n", (long long)all_nodes,
                 all_nodes / std::max(all_wall, 1e-9), all_nodes / std::max(all_cpu, 1e-9), kernel_name());
