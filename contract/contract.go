@@ -13,8 +13,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-
-	"colony/internal/splitmix"
 )
 
 // MaxPlayers bounds the number of players of any game (mcts.MaxPlayers: the contract stays
@@ -25,10 +23,6 @@ const MaxPlayers = 4
 // games scored by cells); entries past the game's player count are zero. There is no sign
 // flipping: asymmetric and 4-player games fit. It is the same type as mcts.Values.
 type Values = [MaxPlayers]float32
-
-// Mix is splitmix.Mix (the splitmix64 output of state z), for the packages outside the
-// module's internal tree that draw tie-breaks from it.
-func Mix(z uint64) uint64 { return splitmix.Mix(z) }
 
 // SideOf reads the side-to-move field of a board notation: one of the players' names
 // (Info.PlayerNames) in either case. It returns the player, or -1 for anything else.

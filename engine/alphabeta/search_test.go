@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"colony/engine"
+	"colony/internal/splitmix"
 )
 
 // A toy game for the search alone: a random tree given by hashing. A position is a hash and
@@ -42,7 +43,7 @@ func (p toyPos) LegalMoves(dst []toyMove) []toyMove {
 	return dst
 }
 func (p toyPos) Apply(m toyMove) toyPos {
-	return toyPos{h: Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
+	return toyPos{h: splitmix.Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
 }
 
 type toyGame struct{ Plain[toyPos, toyMove] }
@@ -62,7 +63,7 @@ func (g *toyGame) Moves(p toyPos, moves []toyMove, o *Order[toyMove]) ([]toyMove
 	moves = p.LegalMoves(moves)
 	o.Side(p.side)
 	for i, m := range moves {
-		o.Keys[i] = o.Key(m, int32(Mix(p.h+uint64(m))%1000))
+		o.Keys[i] = o.Key(m, int32(splitmix.Mix(p.h+uint64(m))%1000))
 	}
 	return moves, p.side
 }
@@ -74,7 +75,7 @@ func toyTerminal(p toyPos, ply int) int32 {
 	return -toyWin + int32(ply)
 }
 
-func toyLeaf(p toyPos) int32 { return int32(Mix(p.h)%2001) - 1000 }
+func toyLeaf(p toyPos) int32 { return int32(splitmix.Mix(p.h)%2001) - 1000 }
 
 var toyConfig = Config[toyMove]{
 	MaxPly: 64, MaxDepth: 60, MaxMoves: 8, NoMove: toyNoMove, Pass: toyPass,
@@ -112,7 +113,7 @@ func negamax(p toyPos, depth, ply int) int32 {
 func toyRoots(n int) []toyPos {
 	var ps []toyPos
 	for i := range n {
-		ps = append(ps, toyPos{h: Mix(uint64(i) + 11), left: 3 + i%6, side: i % 2})
+		ps = append(ps, toyPos{h: splitmix.Mix(uint64(i) + 11), left: 3 + i%6, side: i % 2})
 	}
 	return ps
 }
