@@ -7,6 +7,7 @@ import (
 
 	"colony/contract/contracttest"
 	"colony/engine"
+	"colony/engine/enginetest"
 	"colony/game/ataxx"
 )
 
@@ -198,7 +199,7 @@ func TestTableKeepsScore(t *testing.T) {
 }
 
 func TestDeterministicAtFixedDepth(t *testing.T) {
-	contracttest.CheckDeterministic(t, func() contracttest.StatsEngine[ataxx.Position, ataxx.Move] { return New() },
+	enginetest.CheckDeterministic(t, func() enginetest.Engine[ataxx.Position, ataxx.Move] { return New() },
 		mustDiagram(t, midgame, ataxx.O), engine.Limits{Depth: 5})
 }
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"colony/contract/contracttest"
 	"colony/engine"
+	"colony/engine/enginetest"
 	"colony/game/mouse"
 	"colony/game/mouse/mousegreedy"
 	"colony/game/mouse/mousetest"
@@ -153,7 +153,7 @@ func TestTableKeepsScoreAndDeterministic(t *testing.T) {
 		ps = append(ps, p)
 	}
 	for _, p := range ps {
-		contracttest.CheckDeterministic(t, func() contracttest.StatsEngine[mouse.Position, mouse.Move] {
+		enginetest.CheckDeterministic(t, func() enginetest.Engine[mouse.Position, mouse.Move] {
 			return NewWithOptions(Options{HashMB: 4})
 		}, p, engine.Limits{Depth: 4})
 	}
