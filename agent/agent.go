@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/models"
 	"colony/registry"
@@ -24,17 +25,17 @@ type Game interface {
 	Engines() []registry.EngineInfo
 	DefaultEngine() string
 	// Defaults are the game's values of the engine options the flags leave unset.
-	Defaults() contract.EngineOptions
+	Defaults() agentdef.EngineOptions
 	// CheckEngine validates an engine and its options without building it.
-	CheckEngine(name string, set []string, o contract.EngineOptions) error
+	CheckEngine(name string, set []string, o agentdef.EngineOptions) error
 	// Protocols lists the protocols spoken on stdin/stdout ("judge" first, if any).
 	Protocols() []string
 	// Serve plays protocol with the named engine until the session ends.
-	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
+	Serve(protocol, engineName string, o agentdef.EngineOptions, in io.Reader, out, log io.Writer) error
 	// ArgvProtocol is the protocol that reads the position from the arguments ("": none);
 	// ServeArgs answers such arguments.
 	ArgvProtocol() string
-	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
+	ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start when "") to depth.
 	Perft(board string, depth int) (uint64, error)
 }
@@ -84,7 +85,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// Positional arguments are the position of a game whose controller starts the program
-	// once per move (contract.ProtocolSpec.Argv).
+	// once per move (agentdef.ProtocolSpec.Argv).
 	posArgs := fs.Args()
 	if len(posArgs) > 0 && g.ArgvProtocol() == "" {
 		return fail("unexpected arguments %q", posArgs)
@@ -178,7 +179,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkRanges refuses engine options out of their range.
-func checkRanges(o contract.EngineOptions) error {
+func checkRanges(o agentdef.EngineOptions) error {
 	switch {
 	case o.BlendWeight < 0 || o.BlendWeight > 1:
 		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)

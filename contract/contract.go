@@ -3,10 +3,11 @@
 // once, and nothing about any particular game.
 //
 // A game is a leaf package (game/<name>, bitboards, stdlib only) whose position and move
-// types satisfy Position and Move, plus one registration (a Def, see package registry) that
-// names it and fills in its facts. The generic packages (nn, data, selfplay, train, arena,
-// mcts, engine/mctsengine) take everything game-specific from a Def or its Info and import no
-// game package.
+// types satisfy Position and Move and whose Def names it and fills in its facts; one
+// registration in package registry adds its engines (colony/agentdef). The contract imports
+// no other Colony package: it is the floor the games and the generic packages stand on. The
+// generic packages (nn, data, selfplay, train, arena, mcts, engine/mctsengine) take everything
+// game-specific from a Def or its Info and import no game package.
 package contract
 
 import (

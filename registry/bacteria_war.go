@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
 	"colony/engine/mctsengine"
@@ -21,20 +22,20 @@ func init() {
 		move = ataxx.Move
 		eng  = engine.Engine[pos, move]
 	)
-	def := ataxx.Def()
-	def.Engines = []contract.EngineSpec[pos, move]{
+	def := &agentdef.Def[pos, move]{Def: ataxx.Def()}
+	def.Engines = []agentdef.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "the move that leaves the most own pieces",
-			New: func(o contract.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
+			New: func(o agentdef.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
-			Flags: []string{"hash"}, New: func(o contract.EngineOptions) (eng, error) {
+			Flags: []string{"hash"}, New: func(o agentdef.EngineOptions) (eng, error) {
 				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
-			Check: func(o contract.EngineOptions) error { _, err := loadNNAB(o); return err }},
+			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o agentdef.EngineOptions) (eng, error) { return newNNAB(o) },
+			Check: func(o agentdef.EngineOptions) error { _, err := loadNNAB(o); return err }},
 		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
-			Flags: []string{"uai-cmd", "uai-go"}, New: func(o contract.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
-			Check: func(o contract.EngineOptions) error {
+			Flags: []string{"uai-cmd", "uai-go"}, New: func(o agentdef.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
+			Check: func(o agentdef.EngineOptions) error {
 				if strings.TrimSpace(o.UAICmd) == "" {
 					return errors.New("-engine uai needs -uai-cmd 'PROGRAM ARGS'")
 				}
@@ -57,7 +58,7 @@ func init() {
 	// Measured in matches against alphabeta (README, "Strength"): the network's value alone
 	// (blend 0) since 000002; alpha-beta plays the last 20 empty cells (2 s screens of 200
 	// games: 14 cells 49.5%, 20 cells 56.5%, 26 cells 54%, never 28%).
-	def.Defaults = contract.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
-	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
+	def.Defaults = agentdef.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
+	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
 	Register(def)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/game/ataxx"
 	"colony/game/ataxx/nnab"
@@ -24,7 +25,7 @@ func NNUEArch(game string, hidden, l1 int) (nnue.Arch, error) {
 
 // loadNNAB loads the nnab engine's net: o.Model (a Bacteria War nnue model file), or the
 // newest embedded one.
-func loadNNAB(o contract.EngineOptions) (*nnue.Net, error) {
+func loadNNAB(o agentdef.EngineOptions) (*nnue.Net, error) {
 	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, o.Model)
 	if err != nil {
 		return nil, err
@@ -35,7 +36,7 @@ func loadNNAB(o contract.EngineOptions) (*nnue.Net, error) {
 	return nnue.Quantize(m, 0)
 }
 
-func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
+func newNNAB(o agentdef.EngineOptions) (*nnab.Engine, error) {
 	net, err := loadNNAB(o)
 	if err != nil {
 		return nil, err
