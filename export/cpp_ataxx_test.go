@@ -16,7 +16,7 @@ import (
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
 	"colony/game/ataxx/nnab"
 	"colony/nn/nnue"
 )
@@ -330,7 +330,7 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 }
 
 // TestCPPClock: the C++ agent splits the judge's clock as nnab does (ataxxab.Budget over
-// the turn cap's reserve and ataxxab.ExpectedMoves) on 200 positions and clocks from 1 ms to
+// the turn cap's reserve and abrules.ExpectedMoves) on 200 positions and clocks from 1 ms to
 // 10 minutes, with and without an increment.
 func TestCPPClock(t *testing.T) {
 	proc := startParity(t, ataxxCPP(t))
@@ -341,7 +341,7 @@ func TestCPPClock(t *testing.T) {
 			for _, inc := range []int64{0, 100} {
 				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
 				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
-				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), ataxxab.ExpectedMoves(&p), cfg.ReserveDiv)
+				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), abrules.ExpectedMoves(&p), cfg.ReserveDiv)
 				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
 			}
 		}

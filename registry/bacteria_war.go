@@ -10,6 +10,7 @@ import (
 	"colony/engine"
 	"colony/engine/mctsengine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/ataxxgreedy"
 	"colony/game/ataxx/uai"
@@ -52,7 +53,7 @@ func init() {
 	def.Scorer = func(depth int, scale float64) func(p *pos) contract.Values {
 		ab := ataxxab.NewWithOptions(ataxxab.Options{HashMB: 16})
 		return func(p *pos) contract.Values {
-			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, ataxxab.WinBound))
+			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, abrules.WinBound))
 		}
 	}
 	// Measured in matches against alphabeta (README, "Strength"): the network's value alone

@@ -9,6 +9,7 @@ import (
 	"colony/engine"
 	"colony/engine/enginetest"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 )
 
 // randomPosition plays n random legal moves from the start (fewer if the game ends).
@@ -88,7 +89,7 @@ func TestForcedPass(t *testing.T) {
 	p = ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), ataxx.O, 0)
 	e := New()
 	e.BestMove(p, engine.Limits{Depth: 2})
-	if _, s, _ := e.Stats(); s < winBound {
+	if _, s, _ := e.Stats(); s < abrules.WinBound {
 		t.Fatalf("score %d, want a win", s)
 	}
 }
@@ -157,7 +158,7 @@ func TestFindsWins(t *testing.T) {
 			if !winsWithin(p.Apply(m), c.plies-1, me) {
 				t.Fatalf("move %v does not force the win within %d plies", m, c.plies)
 			}
-			if _, s, _ := e.Stats(); s < winBound {
+			if _, s, _ := e.Stats(); s < abrules.WinBound {
 				t.Fatalf("score %d, want a win", s)
 			}
 		})
@@ -188,7 +189,7 @@ func TestTableKeepsScore(t *testing.T) {
 		d1, s1, n1 := with.Stats()
 		d2, s2, n2 := without.Stats()
 		// A proven result ends the deepening early; both searches must agree on it.
-		if d1 != d2 || d1 != depth && s1 < winBound && s1 > -winBound {
+		if d1 != d2 || d1 != depth && s1 < abrules.WinBound && s1 > -abrules.WinBound {
 			t.Fatalf("depths %d %d, want %d", d1, d2, depth)
 		}
 		if s1 != s2 {

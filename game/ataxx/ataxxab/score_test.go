@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 )
 
 // negamax is the plain minimax value of p searched to depth with the same leaf and terminal
 // scores as the engine's hooks h: the reference for Score.
 func negamax(h *hooks, p ataxx.Position, depth, ply int) int32 {
 	if p.Terminal() {
-		return terminalScore(&p, ply)
+		return abrules.TerminalScore(&p, ply)
 	}
 	if depth <= 0 {
 		return h.Leaf(p, ply)

@@ -21,7 +21,7 @@ import (
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
 	"colony/nn/nnue"
 )
 
@@ -129,19 +129,16 @@ func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Sta
 func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
 
 // BestMove searches pos within lim: Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over ataxxab.ExpectedMoves), so both engines spend alike, and no
+// (engine/alphabeta.Budget over abrules.ExpectedMoves), so both engines spend alike, and no
 // new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ataxxab.ExpectedMoves(&pos))
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
 	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass
 }
-
-// WinBound: scores at or beyond ±WinBound are proven wins and losses.
-const WinBound = winBound
 
 // Score returns a fixed-depth search score of pos for the side to move (depth 0: the net's
 // evaluation, or the proven result of a stuck side). No clock; the table is shared with

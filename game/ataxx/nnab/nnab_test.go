@@ -11,7 +11,7 @@ import (
 
 	"colony/engine"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
 	"colony/internal/cputime"
 	"colony/models"
 	"colony/nn/nnue"
@@ -253,12 +253,12 @@ func TestDepthOneIsNetArgmax(t *testing.T) {
 				c := p.Apply(m)
 				var v int32
 				if c.Terminal() {
-					v = -ataxxab.TerminalScore(&c, 1)
+					v = -abrules.TerminalScore(&c, 1)
 				} else if s, ok := stuckScoreIfBlocked(&c); ok {
 					v = -s
 				} else {
 					net.Refresh(acc, Pieces(&c))
-					v = -min(max(net.Evaluate(acc, c.ToMove()), -winBound+1), winBound-1)
+					v = -min(max(net.Evaluate(acc, c.ToMove()), -abrules.WinBound+1), abrules.WinBound-1)
 				}
 				best = max(best, v)
 			}
@@ -282,7 +282,7 @@ func stuckScoreIfBlocked(p *ataxx.Position) (int32, bool) {
 	if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() != 0 {
 		return 0, false
 	}
-	return ataxxab.StuckScore(p, 1)
+	return abrules.StuckScore(p, 1)
 }
 
 // TestTakesTheWin: O can take X's last pieces at once.
@@ -302,7 +302,7 @@ func TestTakesTheWin(t *testing.T) {
 	m := e.BestMove(p, engine.Limits{Depth: 4})
 	c := p.Apply(m)
 	_, score, _ := e.Stats()
-	if c.Count(ataxx.X) != 0 || score < winBound {
+	if c.Count(ataxx.X) != 0 || score < abrules.WinBound {
 		t.Fatalf("plays %v (X keeps %d pieces), score %d", m, c.Count(ataxx.X), score)
 	}
 }
