@@ -13,6 +13,7 @@ import (
 
 	"colony/agentdef"
 	"colony/contract"
+	"colony/engine/alphabeta"
 	"colony/models"
 	"colony/registry"
 )
@@ -40,9 +41,23 @@ type Game interface {
 	Perft(board string, depth int) (uint64, error)
 }
 
-// engineFlags are the flags that configure an engine; each engine lists those it reads and
-// refuses the others.
-var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "exp", "uai-cmd", "uai-go"}
+// engineFlags are the flags that configure an engine: those that some engine of some game
+// reads (agentdef.EngineSpec.Flags). Each engine refuses the others.
+func engineFlags() map[string]bool {
+	flags := map[string]bool{}
+	for _, name := range registry.Names() {
+		g, err := registry.Lookup(name)
+		if err != nil {
+			continue
+		}
+		for _, e := range g.Engines() {
+			for _, f := range e.Flags {
+				flags[f] = true
+			}
+		}
+	}
+	return flags
+}
 
 // Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
 // bad engine setting such as an unreadable model).
@@ -63,7 +78,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	endgame := fs.Int("endgame", -1, "mcts: hand the game to the game's finishing engine once its phase (Bacteria War: empty cells; Catch The Mouse: mouse steps left) is at most this (0: never; default: the game's)")
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
-	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se; null: null-move pruning, nolmr: no late-move reductions)")
+	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md): "+alphabeta.ExperimentsHelp())
 	uaiCmd := fs.String("uai-cmd", "", "uai: the external UAI engine's command line ('PROGRAM ARGS' or PROGRAM,ARGS: no shell, commas stand for spaces), played behind this agent's protocol")
 	uaiGo := fs.String("uai-go", "", "uai: what follows go on every move (e.g. 'nodes 5000' or nodes,5000; default: the clocks)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
@@ -156,11 +171,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.Book = b
 	}
 	var setEngineFlags []string
-	for _, f := range engineFlags {
-		if set[f] {
-			setEngineFlags = append(setEngineFlags, f)
+	isEngineFlag := engineFlags()
+	fs.Visit(func(f *flag.Flag) {
+		if isEngineFlag[f.Name] {
+			setEngineFlags = append(setEngineFlags, f.Name)
 		}
-	}
+	})
 	if err := g.CheckEngine(*engineName, setEngineFlags, o); err != nil {
 		return fail("%v", err)
 	}

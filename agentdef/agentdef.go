@@ -16,6 +16,7 @@ import (
 
 	"colony/contract"
 	"colony/engine"
+	"colony/nn/nnue"
 )
 
 // Def is one game's registration for the agent: the game's contract (its facts, filled by
@@ -46,6 +47,10 @@ type Def[P contract.Position[P, M], M contract.Move] struct {
 	Defaults EngineOptions
 	// DefaultEngine names the agent's default engine ("" means "mcts").
 	DefaultEngine string
+	// NNUEArch is the nnue architecture (colony/nn/nnue) of the game's efficiently updatable
+	// evaluator with the given sizes: how its cells, players and encoder planes map onto the
+	// scheme (the trainer's fresh nets). Nil: the game has none.
+	NNUEArch func(hidden, l1 int) nnue.Arch
 }
 
 // EngineSpec is one engine a game offers to the agent.

@@ -117,7 +117,7 @@ func parityNets(t *testing.T) []parityNet {
 // testNet is the Go net of model ("": the newest embedded one).
 func testNet(t *testing.T, model string) *nnue.Net {
 	t.Helper()
-	net, _, err := loadAtaxxNet(model)
+	net, _, err := nnab.LoadNet(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net) {
 
 func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []ataxx.Position, v searchVariant) {
 	const hashMB = 4
-	e, err := nnab.New(nnab.Options{Net: net, HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR})
+	e, err := nnab.New(nnab.Options{Options: ab.Options{HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR}, Net: net})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,11 +8,13 @@ import (
 	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
+	"colony/engine/alphabeta"
 	"colony/engine/mctsengine"
 	"colony/game/ataxx"
 	"colony/game/ataxx/abrules"
 	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/ataxxgreedy"
+	"colony/game/ataxx/nnab"
 	"colony/game/ataxx/uai"
 )
 
@@ -29,11 +31,15 @@ func init() {
 			New: func(o agentdef.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
 			Flags: []string{"hash"}, New: func(o agentdef.EngineOptions) (eng, error) {
-				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+				so, err := abOptions(o)
+				if err != nil {
+					return nil, err
+				}
+				return ataxxab.NewWithOptions(ataxxab.Options{Options: so}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
 			Flags: []string{"model", "hash", "exp"}, NNUE: true, New: func(o agentdef.EngineOptions) (eng, error) { return newNNAB(o) },
-			Check: func(o agentdef.EngineOptions) error { _, err := loadNNAB(o); return err }},
+			Check: checkNNAB},
 		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
 			Flags: []string{"uai-cmd", "uai-go"}, New: func(o agentdef.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
 			Check: func(o agentdef.EngineOptions) error {
@@ -51,9 +57,9 @@ func init() {
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
 	def.Scorer = func(depth int, scale float64) func(p *pos) contract.Values {
-		ab := ataxxab.NewWithOptions(ataxxab.Options{HashMB: 16})
+		e := ataxxab.NewWithOptions(ataxxab.Options{Options: alphabeta.Options{HashMB: 16}})
 		return func(p *pos) contract.Values {
-			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, abrules.WinBound))
+			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(e.Score(p, depth), scale, abrules.WinBound))
 		}
 	}
 	// Measured in matches against alphabeta (README, "Strength"): the network's value alone
@@ -61,5 +67,6 @@ func init() {
 	// games: 14 cells 49.5%, 20 cells 56.5%, 26 cells 54%, never 28%).
 	def.Defaults = agentdef.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
 	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
+	def.NNUEArch = nnab.Arch
 	Register(def)
 }

@@ -25,7 +25,11 @@ func init() {
 			New: func(o agentdef.EngineOptions) (eng, error) { return mousegreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7; once 50 mouse steps or fewer are left, a prover (game/mouse/solve) plays forced wins and rules out proven losses",
 			Flags: []string{"hash"}, New: func(o agentdef.EngineOptions) (eng, error) {
-				return mouseab.NewWithOptions(mouseab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+				so, err := abOptions(o)
+				if err != nil {
+					return nil, err
+				}
+				return mouseab.NewWithOptions(mouseab.Options{Options: so}), nil
 			}},
 	}
 	def.Fallback = "greedy"

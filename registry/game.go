@@ -21,6 +21,7 @@ import (
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
+	"colony/nn/nnue"
 	"colony/selfplay"
 )
 
@@ -89,6 +90,13 @@ func (g *game[P, M]) Engines() []EngineInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+func (g *game[P, M]) NNUEArch(hidden, l1 int) (nnue.Arch, error) {
+	if g.def.NNUEArch == nil {
+		return nnue.Arch{}, fmt.Errorf("%s has no nnue evaluator", g.def.Info.Name)
+	}
+	return g.def.NNUEArch(hidden, l1), nil
 }
 
 // judged reports whether the game is played over the judge protocol: a judge notation and

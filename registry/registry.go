@@ -19,6 +19,7 @@ import (
 	"colony/contract"
 	"colony/engine"
 	"colony/nn"
+	"colony/nn/nnue"
 	"colony/selfplay"
 )
 
@@ -61,6 +62,9 @@ type Game interface {
 	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error)
 	// NewPlayer builds the named engine as an in-process contestant for the referee.
 	NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error)
+	// NNUEArch is the nnue architecture (colony/nn/nnue) of the game's efficiently updatable
+	// evaluator with the given sizes, or an error when the game has none.
+	NNUEArch(hidden, l1 int) (nnue.Arch, error)
 	// ReplayMoves replays a shard's recorded moves (policy indices) from the start position,
 	// showing visit the encoded position of each ply want asks for (ingest's check).
 	ReplayMoves(moves []int32, want func(ply int) bool, visit func(ply int, input []float32) error) error

@@ -2,6 +2,7 @@ package alphabeta
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -285,5 +286,40 @@ func TestIIR(t *testing.T) {
 	}
 	if nodes[1] >= nodes[0] {
 		t.Fatalf("nodes with IIR %d, without %d", nodes[1], nodes[0])
+	}
+}
+
+// TestExperiments: every experiment of the table turns on something of its own, "" nothing,
+// and an unknown name is refused with the known ones listed.
+func TestExperiments(t *testing.T) {
+	var none Options
+	if err := none.SetExperiments(""); err != nil || none != (Options{}) {
+		t.Fatalf(`SetExperiments(""): %v, %+v`, err, none)
+	}
+	seen := map[Options]string{}
+	for _, name := range Experiments() {
+		var o Options
+		if err := o.SetExperiments(name); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if o == (Options{}) {
+			t.Errorf("%s turns nothing on", name)
+		}
+		if other, dup := seen[o]; dup {
+			t.Errorf("%s and %s turn on the same", name, other)
+		}
+		seen[o] = name
+		if !strings.Contains(ExperimentsHelp(), name+": ") {
+			t.Errorf("ExperimentsHelp does not describe %s: %q", name, ExperimentsHelp())
+		}
+	}
+	var all Options
+	if err := all.SetExperiments(strings.Join(Experiments(), ",")); err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	err := o.SetExperiments("iir,nonesuch")
+	if err == nil || !strings.Contains(err.Error(), "nonesuch") || !strings.Contains(err.Error(), strings.Join(Experiments(), ", ")) {
+		t.Errorf("an unknown experiment: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"colony/contract/contracttest"
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/engine/enginetest"
 	"colony/game/ataxx"
 	"colony/game/ataxx/abrules"
@@ -51,7 +52,7 @@ const midgame = `
 
 func TestLegalOnRandomPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	n := 60
 	if testing.Short() {
 		n = 30
@@ -181,9 +182,9 @@ func TestTableKeepsScore(t *testing.T) {
 		if p.CountMoves() < 2 {
 			continue
 		}
-		with := NewWithOptions(Options{HashMB: 4, NoLMR: true})
+		with := NewWithOptions(Options{Options: ab.Options{HashMB: 4, NoLMR: true}})
 		with.ab.ExactTT = true
-		without := NewWithOptions(Options{HashMB: -1, NoLMR: true})
+		without := NewWithOptions(Options{Options: ab.Options{HashMB: -1, NoLMR: true}})
 		with.BestMove(p, engine.Limits{Depth: depth})
 		without.BestMove(p, engine.Limits{Depth: depth})
 		d1, s1, n1 := with.Stats()
@@ -263,7 +264,7 @@ func TestNodeLimit(t *testing.T) {
 
 func TestNoAllocs(t *testing.T) {
 	p := mustDiagram(t, midgame, ataxx.O)
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	e.BestMove(p, engine.Limits{Depth: 3})
 	allocs := testing.AllocsPerRun(3, func() {
 		e.BestMove(p, engine.Limits{Depth: 3})

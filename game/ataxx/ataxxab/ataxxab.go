@@ -13,14 +13,11 @@ import (
 	"colony/game/ataxx/abrules"
 )
 
-// Options configure an Engine. Zero fields take their defaults.
+// Options configure an Engine: the search's (engine/alphabeta; HashMB 0 means 64 MB) and the
+// evaluation weights. Zero fields take their defaults.
 type Options struct {
-	HashMB  int      // transposition table size in megabytes (default 64; negative: no table)
-	Seed    uint64   // perturbs the order of equal root moves (0: none)
-	Depth   int      // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
-	Nodes   int64    // node budget per move (0: none; the smaller of this and Limits.Nodes)
+	ab.Options
 	Weights *Weights // evaluation weights (nil: DefaultWeights)
-	NoLMR   bool     // disable late-move reductions
 }
 
 const defaultHashMB = 64
@@ -50,7 +47,7 @@ func NewWithOptions(o Options) *Engine {
 	if o.Weights != nil {
 		e.weights = *o.Weights
 	}
-	e.ab = ab.New(config, ab.Options{HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes, NoLMR: o.NoLMR}, &hooks{w: &e.weights})
+	e.ab = ab.New(config, o.Options, &hooks{w: &e.weights})
 	return e
 }
 

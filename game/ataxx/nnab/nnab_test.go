@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/game/ataxx/abrules"
 	"colony/internal/cputime"
@@ -223,7 +224,7 @@ func TestSearchZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}, {HashMB: 4, Net: sqNet}} {
+	for _, o := range []Options{{Options: ab.Options{HashMB: 4}}, {Options: ab.Options{HashMB: 4, Null: true}, Net: testNet(t, 32, 16)}, {Options: ab.Options{HashMB: 4}, Net: sqNet}} {
 		e := newEngine(t, o)
 		e.BestMove(p, engine.Limits{Depth: 3})
 		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
@@ -238,7 +239,7 @@ func TestSearchZeroAllocs(t *testing.T) {
 // net scores worst for the opponent (or a proven result), and scores it so.
 func TestDepthOneIsNetArgmax(t *testing.T) {
 	net := testNet(t, 64, 0)
-	e := newEngine(t, Options{Net: net, HashMB: -1})
+	e := newEngine(t, Options{Options: ab.Options{HashMB: -1}, Net: net})
 	rng := rand.New(rand.NewPCG(3, 3))
 	acc := net.NewAcc()
 	checked := 0
@@ -298,7 +299,7 @@ func TestTakesTheWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEngine(t, Options{HashMB: 4})
+	e := newEngine(t, Options{Options: ab.Options{HashMB: 4}})
 	m := e.BestMove(p, engine.Limits{Depth: 4})
 	c := p.Apply(m)
 	_, score, _ := e.Stats()
@@ -309,7 +310,7 @@ func TestTakesTheWin(t *testing.T) {
 
 // TestLegalUnderClock: moves are legal and the clock is kept along a game against itself.
 func TestLegalUnderClock(t *testing.T) {
-	e := newEngine(t, Options{HashMB: 4, Seed: 5})
+	e := newEngine(t, Options{Options: ab.Options{HashMB: 4, Seed: 5}})
 	p := ataxx.Start()
 	left := [2]float64{1.5, 1.5}
 	for ply := 0; !p.Terminal() && ply < 60; ply++ {
@@ -331,7 +332,7 @@ func TestLegalUnderClock(t *testing.T) {
 // second and per CPU-second of the searching thread; the table's clear at each new game is
 // outside both (it is not search work, and it would weigh more on the shorter pruned trees).
 func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net, noPrune bool) {
-	e := newEngine(b, Options{Net: net, HashMB: 16, NoPrune: noPrune})
+	e := newEngine(b, Options{Options: ab.Options{HashMB: 16, NoPrune: noPrune}, Net: net})
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var nodes int64
@@ -421,7 +422,7 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 	}
 	net := benchNet(t)
 	var base int64
-	for i, o := range []Options{{}, {IIR: true}, {Singular: true}} {
+	for i, o := range []Options{{}, {Options: ab.Options{IIR: true}}, {Options: ab.Options{Singular: true}}} {
 		o.Net, o.HashMB = net, 4
 		e := newEngine(t, o)
 		m := e.BestMove(p, engine.Limits{Depth: 8})
