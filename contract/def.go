@@ -222,10 +222,7 @@ func (r rules[P, M]) Parse(board string) (State, error) {
 	return state[P, M]{r.d, p}, nil
 }
 
-// StateOf wraps a position of d as a State.
-func StateOf[P Position[P, M], M Move](d *Def[P, M], p P) State { return state[P, M]{d, p} }
-
-// PositionOf returns the position inside a State made by StateOf or NewRules.
+// PositionOf returns the position inside a State made by NewRules.
 func PositionOf[P Position[P, M], M Move](s State) (P, bool) {
 	st, ok := s.(state[P, M])
 	return st.p, ok
