@@ -118,13 +118,13 @@ func (i Info) InputSize() int { return i.Planes * i.Height * i.Width }
 func (i Info) Validate() error {
 	switch {
 	case i.Name == "" || strings.ContainsAny(i.Name, " \t\n/"):
-		return fmt.Errorf("games: bad game name %q", i.Name)
+		return fmt.Errorf("contract: bad game name %q", i.Name)
 	case i.Players() < 1 || i.Players() > MaxPlayers:
-		return fmt.Errorf("games: %s: %d players, want 1..%d", i.Name, i.Players(), MaxPlayers)
+		return fmt.Errorf("contract: %s: %d players, want 1..%d", i.Name, i.Players(), MaxPlayers)
 	case i.Height < 1 || i.Width < 1 || i.Planes < 1:
-		return fmt.Errorf("games: %s: encoder grid %dx%dx%d", i.Name, i.Planes, i.Height, i.Width)
+		return fmt.Errorf("contract: %s: encoder grid %dx%dx%d", i.Name, i.Planes, i.Height, i.Width)
 	case i.PolicySize < 1 || i.MaxMoves < 1:
-		return fmt.Errorf("games: %s: policy size %d, max moves %d", i.Name, i.PolicySize, i.MaxMoves)
+		return fmt.Errorf("contract: %s: policy size %d, max moves %d", i.Name, i.PolicySize, i.MaxMoves)
 	}
 	return nil
 }
