@@ -420,7 +420,6 @@ func benchMidgame(b *testing.B) ataxx.Position {
 	return p
 }
 
-
 // TestExperimentsChangeTheTree: the search experiments that are off by default (IIR,
 // singular extensions) change a deep search's tree when on, and it still plays a legal move
 // without allocating.
