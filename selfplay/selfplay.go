@@ -436,4 +436,3 @@ func sampleVisits(rng *mcts.Rand, visits []int32) int {
 	}
 	return len(visits) - 1
 }
-

@@ -281,4 +281,3 @@ func (n *netGraph) exportTo(w *nn.Weights) {
 		i++
 	}
 }
-
