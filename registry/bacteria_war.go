@@ -50,9 +50,8 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
-	// nnab (with pruning, net 000004) beat mcts (network 000002) 182-0-18 over 200 games at
-	// the judge's clock, both portable builds (README, "Bacteria War: the nnue evaluator"):
-	// it is the default; mcts stays as the reference.
+	// nnab is the default, the strongest engine; mcts stays as the reference (the matches:
+	// docs/results.md, "Bacteria War: the nnue evaluator and nnab").
 	def.DefaultEngine = "nnab"
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
@@ -62,9 +61,9 @@ func init() {
 			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(e.Score(p, depth), scale, abrules.WinBound))
 		}
 	}
-	// Measured in matches against alphabeta (README, "Strength"): the network's value alone
-	// (blend 0) since 000002; alpha-beta plays the last 20 empty cells (2 s screens of 200
-	// games: 14 cells 49.5%, 20 cells 56.5%, 26 cells 54%, never 28%).
+	// mcts's defaults: the network's value alone (blend 0; a depth-1 blend at scale 300 when
+	// -value-blend is set), and alphabeta plays the last 20 empty cells (the screens that
+	// chose them: docs/results.md, "Strength").
 	def.Defaults = agentdef.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
 	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
 	def.NNUEArch = nnab.Arch

@@ -33,19 +33,16 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
-	// mcts on the embedded network (models/catch-the-mouse/000001) with the prover in front
-	// beat alphabeta 123-0-77 over 200 games at the judge's clock, roles alternating, and
-	// random and greedy 100-0 each (README, "Catch The Mouse: the network"): it is the
-	// default; alphabeta stays as the baseline.
+	// mcts on the embedded network with the prover in front is the default, the strongest
+	// engine; alphabeta stays as the baseline (the matches: docs/results.md, "Catch The
+	// Mouse: the network").
 	def.DefaultEngine = "mcts"
 	// The prover of the alphabeta engine runs in front of mcts too: forced wins are played
 	// and proven losses left out of the search, on up to three tenths of each move once
 	// proofs are within reach (solve.ProveFrom mouse steps left).
 	def.Prover = func() engine.Prover[pos, move] { return solve.NewProver(proverMB, false) }
 	// -endgame N hands the game's end to alphabeta (its prover included) from N mouse steps
-	// left. Off by default: -endgame 45 made 67.5% against alphabeta over 200 games at 10 s
-	// (mcts to the end: 61.5%, within the error), but its team lost 3 of 50 games to random
-	// mice, where mcts's team lost none (README, "Catch The Mouse: the network").
+	// left; off by default (why: docs/results.md, "Catch The Mouse: the network").
 	def.Defaults = agentdef.EngineOptions{ProverShare: 0.3}
 	def.Finisher = "alphabeta"
 	def.Phase = pos.MouseStepsLeft
