@@ -31,20 +31,30 @@ func floorOf(p string) int {
 	return -1
 }
 
-// TestFloors: no package, its tests included, imports a package of a higher floor (go list,
-// Imports, TestImports and XTestImports: the arrows a reviewer would draw).
-func TestFloors(t *testing.T) {
+// imports lists the packages of pattern with what each imports, its tests included (go list's
+// Imports, TestImports and XTestImports: the arrows a reviewer would draw), one slice per
+// package: its path, then its imports.
+func imports(t *testing.T, pattern string) [][]string {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool on PATH")
 	}
-	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "colony/...").CombinedOutput()
+	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", pattern).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	onFloor := make([]int, len(floors))
+	var pkgs [][]string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
+		pkgs = append(pkgs, strings.Fields(line))
+	}
+	return pkgs
+}
+
+// TestFloors: no package, its tests included, imports a package of a higher floor.
+func TestFloors(t *testing.T) {
+	onFloor := make([]int, len(floors))
+	for _, f := range imports(t, "colony/...") {
 		from := floorOf(f[0])
 		if from < 0 {
 			continue
@@ -123,20 +133,11 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 // TestCommandsImportNoGame: every command (its tests included) reaches the games through the
 // registry and imports no game package directly.
 func TestCommandsImportNoGame(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
+	cmds := imports(t, "colony/cmd/...")
+	if len(cmds) < 5 {
+		t.Fatalf("go list printed %d commands", len(cmds))
 	}
-	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "colony/cmd/...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) < 5 {
-		t.Fatalf("go list printed %d commands", len(lines))
-	}
-	for _, line := range lines {
-		f := strings.Fields(line)
+	for _, f := range cmds {
 		for _, imp := range f[1:] {
 			if strings.HasPrefix(imp, "colony/game/") {
 				t.Errorf("%s imports %s", f[0], imp)
