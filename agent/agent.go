@@ -11,7 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/contract"
+	"colony/engine/alphabeta"
 	"colony/models"
 	"colony/registry"
 )
@@ -24,24 +26,38 @@ type Game interface {
 	Engines() []registry.EngineInfo
 	DefaultEngine() string
 	// Defaults are the game's values of the engine options the flags leave unset.
-	Defaults() contract.EngineOptions
+	Defaults() agentdef.EngineOptions
 	// CheckEngine validates an engine and its options without building it.
-	CheckEngine(name string, set []string, o contract.EngineOptions) error
+	CheckEngine(name string, set []string, o agentdef.EngineOptions) error
 	// Protocols lists the protocols spoken on stdin/stdout ("judge" first, if any).
 	Protocols() []string
 	// Serve plays protocol with the named engine until the session ends.
-	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
+	Serve(protocol, engineName string, o agentdef.EngineOptions, in io.Reader, out, log io.Writer) error
 	// ArgvProtocol is the protocol that reads the position from the arguments ("": none);
 	// ServeArgs answers such arguments.
 	ArgvProtocol() string
-	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
+	ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start when "") to depth.
 	Perft(board string, depth int) (uint64, error)
 }
 
-// engineFlags are the flags that configure an engine; each engine lists those it reads and
-// refuses the others.
-var engineFlags = []string{"model", "cpuct", "playouts", "value-blend", "value-depth", "value-scale", "endgame", "prove", "hash", "nodes", "exp", "uai-cmd", "uai-go"}
+// engineFlags are the flags that configure an engine: those that some engine of some game
+// reads (agentdef.EngineSpec.Flags). Each engine refuses the others.
+func engineFlags() map[string]bool {
+	flags := map[string]bool{}
+	for _, name := range registry.Names() {
+		g, err := registry.Lookup(name)
+		if err != nil {
+			continue
+		}
+		for _, e := range g.Engines() {
+			for _, f := range e.Flags {
+				flags[f] = true
+			}
+		}
+	}
+	return flags
+}
 
 // Main is the whole program: it returns the exit status (0 fine, 1 I/O failure, 2 usage or a
 // bad engine setting such as an unreadable model).
@@ -63,7 +79,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	nodes := fs.Int64("nodes", 0, "alphabeta, nnab: hard node budget per move (0: the clock decides); both sides of a match at N nodes play the same games on any machine load")
-	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md: iir, se; null: null-move pruning, nolmr: no late-move reductions)")
+	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md): "+alphabeta.ExperimentsHelp())
 	uaiCmd := fs.String("uai-cmd", "", "uai: the external UAI engine's command line ('PROGRAM ARGS' or PROGRAM,ARGS: no shell, commas stand for spaces), played behind this agent's protocol")
 	uaiGo := fs.String("uai-go", "", "uai: what follows go on every move (e.g. 'nodes 5000' or nodes,5000; default: the clocks)")
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
@@ -85,7 +101,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// Positional arguments are the position of a game whose controller starts the program
-	// once per move (contract.ProtocolSpec.Argv).
+	// once per move (agentdef.ProtocolSpec.Argv).
 	posArgs := fs.Args()
 	if len(posArgs) > 0 && g.ArgvProtocol() == "" {
 		return fail("unexpected arguments %q", posArgs)
@@ -156,11 +172,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.Book = b
 	}
 	var setEngineFlags []string
-	for _, f := range engineFlags {
-		if set[f] {
-			setEngineFlags = append(setEngineFlags, f)
+	isEngineFlag := engineFlags()
+	fs.Visit(func(f *flag.Flag) {
+		if isEngineFlag[f.Name] {
+			setEngineFlags = append(setEngineFlags, f.Name)
 		}
-	}
+	})
 	if err := g.CheckEngine(*engineName, setEngineFlags, o); err != nil {
 		return fail("%v", err)
 	}
@@ -179,7 +196,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkRanges refuses engine options out of their range.
-func checkRanges(o contract.EngineOptions) error {
+func checkRanges(o agentdef.EngineOptions) error {
 	switch {
 	case o.BlendWeight < 0 || o.BlendWeight > 1:
 		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"colony/contract"
+	"colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/game/ataxx/ataxxtest"
 	"colony/judge"
@@ -342,6 +343,50 @@ func TestCatchTheMouse(t *testing.T) {
 			if _, err := st.Play(c); err != nil {
 				t.Errorf("%s as %s played %v: %v", e, seat, c, err)
 			}
+		}
+	}
+}
+
+// TestExperimentsKnownToAgentAndEngine: the agent's -exp names every search experiment of the
+// engine's table, nnab plays with each of them (so each is known to the engine the flag is
+// for), and a name outside the table stops the agent at start, listing the known ones.
+func TestExperimentsKnownToAgentAndEngine(t *testing.T) {
+	_, _, help := runAgent("", "-h")
+	_, expHelp, ok := strings.Cut(help, "-exp string")
+	if !ok {
+		t.Fatalf("-h does not document -exp: %q", help)
+	}
+	expHelp, _, _ = strings.Cut(expHelp, "\n  -")
+	names := alphabeta.Experiments()
+	if len(names) == 0 {
+		t.Fatal("the engine knows no experiment")
+	}
+	for _, name := range names {
+		if !strings.Contains(expHelp, name+": ") {
+			t.Errorf("-exp does not name the engine's experiment %s: %q", name, expHelp)
+		}
+		code, out, errOut := runAgent("READY FIRST\nTURN 300 300\nFINISH\n", "-engine", "nnab", "-exp", name)
+		if lines := strings.Split(out, "\n"); code != 0 || len(lines) != 3 || lines[0] != "OK" {
+			t.Errorf("-exp %s: exit %d, output %q, stderr %q", name, code, out, errOut)
+		}
+	}
+	code, _, errOut := runAgent("READY FIRST\n", "-engine", "nnab", "-exp", "nonesuch")
+	if code != 2 || !strings.Contains(errOut, "nonesuch") || !strings.Contains(errOut, strings.Join(names, ", ")) {
+		t.Errorf("-exp nonesuch: exit %d, stderr %q; want 2 and the known names", code, errOut)
+	}
+}
+
+// TestEngineFlagsDefined: every flag that an engine of a registered game reads is an agent
+// flag, documented by -h.
+func TestEngineFlagsDefined(t *testing.T) {
+	_, _, help := runAgent("", "-h")
+	flags := engineFlags()
+	if len(flags) < 5 {
+		t.Fatalf("the engines read %d flags", len(flags))
+	}
+	for f := range flags {
+		if !strings.Contains(help, "  -"+f+" ") {
+			t.Errorf("an engine reads -%s, which the agent does not define", f)
 		}
 	}
 }

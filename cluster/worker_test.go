@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"colony/contract"
+	"colony/agentdef"
 	"colony/data"
 	"colony/engine"
 	"colony/ingest"
@@ -26,7 +26,7 @@ func TestWorkerKeysAndRestart(t *testing.T) {
 	w := Worker{Shards: "file://" + root, Index: 3, Workers: 1, Spool: t.TempDir()}
 	play := func(ctx context.Context, dir string, place selfplay.Config) (selfplay.Stats, error) {
 		return g.Bootstrap(ctx, selfplay.BootstrapConfig{Workers: 1, Games: 2, Seed: 1, PerShard: 1, Limits: engine.Limits{Depth: 1},
-			Placement: place, Meta: data.Meta{Extra: map[string]string{"engine": "alphabeta"}}}, "alphabeta", contract.EngineOptions{HashMB: 1}, dir)
+			Placement: place, Meta: data.Meta{Extra: map[string]string{"engine": "alphabeta"}}}, "alphabeta", agentdef.EngineOptions{HashMB: 1}, dir)
 	}
 	for range 2 {
 		if _, err := w.Run(context.Background(), play); err != nil {

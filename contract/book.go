@@ -50,7 +50,7 @@ func (b *Book) Write(w io.Writer) error {
 	keys := make([]string, 0, len(b.Moves))
 	for k := range b.Moves {
 		if strings.ContainsAny(k, "\t\n") {
-			return fmt.Errorf("games: book position %q has a tab or a newline", k)
+			return fmt.Errorf("contract: book position %q has a tab or a newline", k)
 		}
 		keys = append(keys, k)
 	}
@@ -69,37 +69,37 @@ func (b *Book) Write(w io.Writer) error {
 func ReadBook(data []byte, info Info) (*Book, error) {
 	i := bytes.LastIndex(bytes.TrimRight(data, "\n"), []byte("\nsha256 "))
 	if i < 0 {
-		return nil, fmt.Errorf("games: book: no sha256 line (truncated?)")
+		return nil, fmt.Errorf("contract: book: no sha256 line (truncated?)")
 	}
 	body, tail := data[:i+1], strings.TrimSpace(string(data[i+1:]))
 	sum := sha256.Sum256(body)
 	if tail != "sha256 "+hex.EncodeToString(sum[:]) {
-		return nil, fmt.Errorf("games: book: checksum mismatch (corrupt or edited)")
+		return nil, fmt.Errorf("contract: book: checksum mismatch (corrupt or edited)")
 	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	if !sc.Scan() {
-		return nil, fmt.Errorf("games: book: empty")
+		return nil, fmt.Errorf("contract: book: empty")
 	}
 	head := strings.Fields(sc.Text())
 	if len(head) != 4 || head[0] != BookMagic {
-		return nil, fmt.Errorf("games: book: not a book file (header %q)", sc.Text())
+		return nil, fmt.Errorf("contract: book: not a book file (header %q)", sc.Text())
 	}
 	if v, _ := strconv.Atoi(head[1]); v != BookVersion {
-		return nil, fmt.Errorf("games: book: version %s, this build reads %d", head[1], BookVersion)
+		return nil, fmt.Errorf("contract: book: version %s, this build reads %d", head[1], BookVersion)
 	}
 	if head[2] != info.Name {
-		return nil, fmt.Errorf("games: book: for %s, not %s", head[2], info.Name)
+		return nil, fmt.Errorf("contract: book: for %s, not %s", head[2], info.Name)
 	}
 	if ev, _ := strconv.Atoi(head[3]); ev != info.EncoderVersion {
-		return nil, fmt.Errorf("games: book: encoder version %s, the game's is %d", head[3], info.EncoderVersion)
+		return nil, fmt.Errorf("contract: book: encoder version %s, the game's is %d", head[3], info.EncoderVersion)
 	}
 	b := NewBook(info)
 	for line := 2; sc.Scan(); line++ {
 		pos, mv, ok := strings.Cut(sc.Text(), "\t")
 		var c Coords
 		if n, err := fmt.Sscanf(mv, "%d %d %d %d", &c[0], &c[1], &c[2], &c[3]); !ok || err != nil || n != 4 {
-			return nil, fmt.Errorf("games: book line %d: want 'position<TAB>x1 y1 x2 y2', got %q", line, sc.Text())
+			return nil, fmt.Errorf("contract: book line %d: want 'position<TAB>x1 y1 x2 y2', got %q", line, sc.Text())
 		}
 		b.Moves[pos] = c
 	}
@@ -113,7 +113,7 @@ func ReadBook(data []byte, info Info) (*Book, error) {
 // coordinates).
 func BuildBook[P Position[P, M], M Move](d *Def[P, M], plies int, search func(p P) M, progress func(done int, p P, m M)) (*Book, error) {
 	if d.Judge == nil {
-		return nil, fmt.Errorf("games: %s has no judge notation for a book", d.Info.Name)
+		return nil, fmt.Errorf("contract: %s has no judge notation for a book", d.Info.Name)
 	}
 	b := NewBook(d.Info)
 	var buf []M

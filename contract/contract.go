@@ -3,18 +3,17 @@
 // once, and nothing about any particular game.
 //
 // A game is a leaf package (game/<name>, bitboards, stdlib only) whose position and move
-// types satisfy Position and Move, plus one registration (a Def, see package registry) that
-// names it and fills in its facts. The generic packages (nn, data, selfplay, train, arena,
-// mcts, engine/mctsengine) take everything game-specific from a Def or its Info and import no
-// game package.
+// types satisfy Position and Move and whose Def names it and fills in its facts; one
+// registration in package registry adds its engines (colony/agentdef). The contract imports
+// no other Colony package: it is the floor the games and the generic packages stand on. The
+// generic packages (nn, data, selfplay, train, arena, mcts, engine/mctsengine) take everything
+// game-specific from a Def or its Info and import no game package.
 package contract
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-
-	"colony/internal/splitmix"
 )
 
 // MaxPlayers bounds the number of players of any game (mcts.MaxPlayers: the contract stays
@@ -25,10 +24,6 @@ const MaxPlayers = 4
 // games scored by cells); entries past the game's player count are zero. There is no sign
 // flipping: asymmetric and 4-player games fit. It is the same type as mcts.Values.
 type Values = [MaxPlayers]float32
-
-// Mix is splitmix.Mix (the splitmix64 output of state z), for the packages outside the
-// module's internal tree that draw tie-breaks from it.
-func Mix(z uint64) uint64 { return splitmix.Mix(z) }
 
 // SideOf reads the side-to-move field of a board notation: one of the players' names
 // (Info.PlayerNames) in either case. It returns the player, or -1 for anything else.
@@ -123,13 +118,13 @@ func (i Info) InputSize() int { return i.Planes * i.Height * i.Width }
 func (i Info) Validate() error {
 	switch {
 	case i.Name == "" || strings.ContainsAny(i.Name, " \t\n/"):
-		return fmt.Errorf("games: bad game name %q", i.Name)
+		return fmt.Errorf("contract: bad game name %q", i.Name)
 	case i.Players() < 1 || i.Players() > MaxPlayers:
-		return fmt.Errorf("games: %s: %d players, want 1..%d", i.Name, i.Players(), MaxPlayers)
+		return fmt.Errorf("contract: %s: %d players, want 1..%d", i.Name, i.Players(), MaxPlayers)
 	case i.Height < 1 || i.Width < 1 || i.Planes < 1:
-		return fmt.Errorf("games: %s: encoder grid %dx%dx%d", i.Name, i.Planes, i.Height, i.Width)
+		return fmt.Errorf("contract: %s: encoder grid %dx%dx%d", i.Name, i.Planes, i.Height, i.Width)
 	case i.PolicySize < 1 || i.MaxMoves < 1:
-		return fmt.Errorf("games: %s: policy size %d, max moves %d", i.Name, i.PolicySize, i.MaxMoves)
+		return fmt.Errorf("contract: %s: policy size %d, max moves %d", i.Name, i.PolicySize, i.MaxMoves)
 	}
 	return nil
 }

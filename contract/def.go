@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"time"
-
-	"colony/engine"
 )
 
-// Def is one game's registration: its types, its facts and what it adds to the generic
-// pieces. Only Info, Start and the position and move types are required.
+// Def is one game's contract: its types, its facts and what it adds to the generic pieces
+// (notation, clock hints, the judge's notation). Only Info, Start and the position and move
+// types are required. It holds nothing about engines: colony/agentdef wraps a Def with the
+// engines and protocols the agent offers for the game.
 type Def[P Position[P, M], M Move] struct {
 	Info Info
 	// Start returns the standard start position.
@@ -41,30 +40,8 @@ type Def[P Position[P, M], M Move] struct {
 
 	// Judge is the game's notation on the ALPHANO judge protocol; nil for other games.
 	Judge *Judge[P, M]
-	// Engines are the game's own engines (alpha-beta, greedy...); "random" and "mcts" are
-	// added for every game by the registry.
-	Engines []EngineSpec[P, M]
-	// Fallback names the engine that answers when the chosen one fails or is not ready yet
-	// (a cheap one, e.g. "greedy"; "" means "random").
-	Fallback string
-	// Finisher names the engine that "mcts" hands the game to once Phase(p) <= the agent's
-	// -endgame threshold ("" or a nil Phase: no handoff).
-	Finisher string
-	// Phase measures how far a game is from its end (Ataxx: empty cells).
+	// Phase measures how far a game is from its end (Ataxx: empty cells); nil: unmeasured.
 	Phase func(p P) int
-	// Prover builds the game's exact solver that "mcts" runs on EngineOptions.ProverShare of
-	// every move before searching (engine.Prover); nil: none.
-	Prover func() engine.Prover[P, M]
-	// Scorer builds a second opinion on leaf values for "mcts" (-value-blend): values per
-	// player of a search of the given depth, squashed to [-1, 1] with scale. Nil: no blend.
-	Scorer func(depth int, scale float64) func(p *P) Values
-	// Protocols are protocols the agent speaks for this game besides the judge's (UAI).
-	Protocols []ProtocolSpec[P, M]
-	// Defaults are the game's defaults for the engine options the agent does not set (for
-	// Bacteria War an endgame handoff at 20 empty cells, a blend scale of 300).
-	Defaults EngineOptions
-	// DefaultEngine names the agent's default engine ("" means "mcts").
-	DefaultEngine string
 }
 
 // Judge is a game's notation on the judge protocol (docs/rules.md, "Judge protocol").
@@ -86,69 +63,6 @@ type Judge[P Position[P, M], M Move] struct {
 	Playable func(p P) P
 }
 
-// EngineSpec is one engine a game offers to the agent.
-type EngineSpec[P Position[P, M], M Move] struct {
-	Name string
-	Doc  string
-	// Flags lists the agent flags the engine reads besides -seed (e.g. "model", "cpuct"):
-	// giving it any other engine flag is an error.
-	Flags []string
-	// NNUE says that the engine's -model is an nnue net (a .nnue file, nn/nnue), not a
-	// convnet model file.
-	NNUE bool
-	// New builds the engine; it may be slow (loading weights). Check, when set, validates o
-	// at once (for example that the model file loads), so that a bad flag fails at start.
-	New   func(o EngineOptions) (engine.Engine[P, M], error)
-	Check func(o EngineOptions) error
-}
-
-// EngineOptions are the agent's engine settings; an engine reads those its spec lists.
-type EngineOptions struct {
-	Seed  uint64
-	Model string // weights file; "" means the game's newest embedded model
-	// CPuct is the mcts exploration constant (0: the search default).
-	CPuct float64
-	// Value blend of mcts: leaf value (1-BlendWeight)*network + BlendWeight*Scorer(BlendDepth,
-	// BlendScale).
-	BlendWeight float64
-	BlendDepth  int
-	BlendScale  float64
-	// Endgame: mcts hands the game to the Finisher once Phase <= Endgame (0: never).
-	Endgame int
-	// ProverShare: mcts gives the game's Prover this part of every move's time before the
-	// search (0: no prover).
-	ProverShare float64
-	// Playouts caps the playouts of every mcts move (0: the clock decides).
-	Playouts int
-	// HashMB sizes an alpha-beta engine's transposition table (0: its default).
-	HashMB int
-	// Nodes is an alpha-beta engine's hard node budget per move (0: the clock decides), for
-	// matches that no machine load can bend.
-	Nodes int64
-	// Experiments are an engine's search experiment switches, comma-separated (the engines
-	// that have them say which; "": none).
-	Experiments string
-	// UAICmd is an external UAI engine's command line (the "uai" engine: a public engine
-	// played behind the agent's protocol); UAIGo, when set, follows go on every move.
-	UAICmd, UAIGo string
-	// Book, when set, answers the positions it holds before the engine is asked (an opening
-	// book, see Book); games with a judge notation only.
-	Book *Book
-}
-
-// ProtocolSpec is a protocol the agent speaks for one game.
-type ProtocolSpec[P Position[P, M], M Move] struct {
-	Name string
-	// Serve runs a session on in/out until its end; build constructs the engine (named
-	// engineName), log gets diagnostics. Nil for a protocol that only has Argv.
-	Serve func(in Reader, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
-	// Argv, when set, answers one move of a program that its controller starts once per move
-	// with the position in the command-line arguments (the King-of-the-Hill contests): the
-	// agent calls it, instead of Serve, when it is given positional arguments (args). The
-	// protocol, not the agent, knows the controller's time per move.
-	Argv func(args []string, out, log Writer, engineName string, build func() (engine.Engine[P, M], error), seed uint64) error
-}
-
 // DefaultMovesLeft is the clock split of a game that gives no MovesLeft.
 const DefaultMovesLeft = 30
 
@@ -158,18 +72,11 @@ func (d *Def[P, M]) Check() error {
 		return err
 	}
 	if d.Start == nil {
-		return fmt.Errorf("games: %s: no start position", d.Info.Name)
+		return fmt.Errorf("contract: %s: no start position", d.Info.Name)
 	}
 	p := d.Start()
 	if p.NumPlayers() != d.Info.Players() {
-		return fmt.Errorf("games: %s: the start position has %d players, Info names %d", d.Info.Name, p.NumPlayers(), d.Info.Players())
-	}
-	names := map[string]bool{}
-	for _, e := range d.Engines {
-		if e.Name == "" || e.New == nil || names[e.Name] {
-			return fmt.Errorf("games: %s: engine %q missing a name or constructor, or named twice", d.Info.Name, e.Name)
-		}
-		names[e.Name] = true
+		return fmt.Errorf("contract: %s: the start position has %d players, Info names %d", d.Info.Name, p.NumPlayers(), d.Info.Players())
 	}
 	return nil
 }
@@ -203,12 +110,6 @@ func (d *Def[P, M]) CapLeftAt(p P) int {
 	return d.CapLeft(p)
 }
 
-// Spendable is the part of the whole-game clock myTime that a move in p may plan with (see
-// engine.Spendable): the turn-cap reserve of the game is held back.
-func (d *Def[P, M]) Spendable(myTime time.Duration, p P) (time.Duration, bool) {
-	return engine.Spendable(myTime, d.CapLeftAt(p))
-}
-
 // HeuristicAt is d.Heuristic(p), or zeros.
 func (d *Def[P, M]) HeuristicAt(p P) Values {
 	if d.Heuristic == nil {
@@ -229,7 +130,7 @@ func (d *Def[P, M]) CountPaths(p P, depth int) uint64 {
 func (d *Def[P, M]) ParseBoard(s string) (P, error) {
 	if d.Parse == nil {
 		var zero P
-		return zero, fmt.Errorf("games: %s has no board notation", d.Info.Name)
+		return zero, fmt.Errorf("contract: %s has no board notation", d.Info.Name)
 	}
 	return d.Parse(s)
 }
@@ -321,10 +222,7 @@ func (r rules[P, M]) Parse(board string) (State, error) {
 	return state[P, M]{r.d, p}, nil
 }
 
-// StateOf wraps a position of d as a State.
-func StateOf[P Position[P, M], M Move](d *Def[P, M], p P) State { return state[P, M]{d, p} }
-
-// PositionOf returns the position inside a State made by StateOf or NewRules.
+// PositionOf returns the position inside a State made by NewRules.
 func PositionOf[P Position[P, M], M Move](s State) (P, bool) {
 	st, ok := s.(state[P, M])
 	return st.p, ok

@@ -7,6 +7,72 @@ import (
 	"testing"
 )
 
+// floors are the module's lower packages, lowest first: a package may import its own floor
+// and the floors below it, never one above (each floor is a path and everything under it).
+// The contract is the game contract that everything stands on; the engine kit (engine and its
+// searches) is generic over positions and needs none of the contract, but mctsengine stands
+// on mcts and its tests on nn; judge plays engines over the contract's notation; agentdef
+// joins the contract and the engines for the agent. Tests obey the floors too: a test that
+// needs a higher floor's package lives on that floor.
+var floors = []string{"internal", "contract", "mcts", "store", "data", "nn", "engine", "judge", "agentdef"}
+
+// floorOf is the index in floors of the package path p (colony/...), or -1 when p is on no
+// floor (the games, registry, the programs: the upper storeys, free to import any floor).
+func floorOf(p string) int {
+	p, ok := strings.CutPrefix(p, "colony/")
+	if !ok {
+		return -1
+	}
+	for i, f := range floors {
+		if p == f || strings.HasPrefix(p, f+"/") {
+			return i
+		}
+	}
+	return -1
+}
+
+// imports lists the packages of pattern with what each imports, its tests included (go list's
+// Imports, TestImports and XTestImports: the arrows a reviewer would draw), one slice per
+// package: its path, then its imports.
+func imports(t *testing.T, pattern string) [][]string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", pattern).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var pkgs [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkgs = append(pkgs, strings.Fields(line))
+	}
+	return pkgs
+}
+
+// TestFloors: no package, its tests included, imports a package of a higher floor.
+func TestFloors(t *testing.T) {
+	onFloor := make([]int, len(floors))
+	for _, f := range imports(t, "colony/...") {
+		from := floorOf(f[0])
+		if from < 0 {
+			continue
+		}
+		onFloor[from]++
+		for _, imp := range f[1:] {
+			if to := floorOf(imp); to > from {
+				t.Errorf("%s (floor %s) imports %s (floor %s, above it)", f[0], floors[from], imp, floors[to])
+			}
+		}
+	}
+	for i, n := range onFloor {
+		if n == 0 {
+			t.Errorf("floor %s has no package: the floors name packages that are gone", floors[i])
+		}
+	}
+}
+
 // TestGenericPackagesImportNoGame: the pipeline's generic packages take everything
 // game-specific from the contract and import no game package (go list -deps, as a reviewer
 // would run it).
@@ -67,20 +133,11 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 // TestCommandsImportNoGame: every command (its tests included) reaches the games through the
 // registry and imports no game package directly.
 func TestCommandsImportNoGame(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
+	cmds := imports(t, "colony/cmd/...")
+	if len(cmds) < 5 {
+		t.Fatalf("go list printed %d commands", len(cmds))
 	}
-	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "colony/cmd/...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) < 5 {
-		t.Fatalf("go list printed %d commands", len(lines))
-	}
-	for _, line := range lines {
-		f := strings.Fields(line)
+	for _, f := range cmds {
 		for _, imp := range f[1:] {
 			if strings.HasPrefix(imp, "colony/game/") {
 				t.Errorf("%s imports %s", f[0], imp)

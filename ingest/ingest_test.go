@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"colony/contract"
+	"colony/agentdef"
 	"colony/data"
 	"colony/engine"
 	"colony/registry"
@@ -27,7 +27,7 @@ func bootstrapShards(t *testing.T, g registry.Game) store.Store {
 	}}
 	_, err := g.Bootstrap(context.Background(), selfplay.BootstrapConfig{Workers: 1, Games: 4, Seed: 1, PerShard: 30,
 		Limits: engine.Limits{Depth: 1}, Placement: place, Meta: data.Meta{Extra: map[string]string{"engine": "alphabeta"}}},
-		"alphabeta", contract.EngineOptions{HashMB: 1}, dir)
+		"alphabeta", agentdef.EngineOptions{HashMB: 1}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,9 +58,6 @@ func NewSession[P contract.Position[P, M], M contract.Move](def *contract.Def[P,
 	}, nil
 }
 
-// Position is the tracked position.
-func (s *Session[P, M]) Position() P { return s.pos }
-
 func (s *Session[P, M]) println(line string) error {
 	s.out.WriteString(line)
 	s.out.WriteByte('\n')

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"colony/agentdef"
 	"colony/arena"
-	"colony/contract"
 	"colony/data"
 	"colony/engine"
 	"colony/mcts"
@@ -49,7 +49,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// 1. Bootstrap: alphabeta at depth 1 plays itself.
 	bst, err := g.Bootstrap(ctx, selfplay.BootstrapConfig{Workers: 2, Games: 6, Seed: 1, Limits: engine.Limits{Depth: 1}},
-		"alphabeta", contract.EngineOptions{HashMB: 1}, shards)
+		"alphabeta", agentdef.EngineOptions{HashMB: 1}, shards)
 	if err != nil || bst.Positions == 0 {
 		t.Fatalf("bootstrap: %d positions, %v", bst.Positions, err)
 	}
@@ -95,11 +95,11 @@ func TestEndToEnd(t *testing.T) {
 	if res.Model.SHA256() == loaded.SHA256() || res.Model.Step != 50 {
 		t.Fatalf("second training: step %d, weights changed: %v", res.Model.Step, res.Model.SHA256() != loaded.SHA256())
 	}
-	net, err := g.NewPlayer("mcts", contract.EngineOptions{Model: second, Playouts: 24, Seed: 1})
+	net, err := g.NewPlayer("mcts", agentdef.EngineOptions{Model: second, Playouts: 24, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opp, err := g.NewPlayer("random", contract.EngineOptions{Seed: 5})
+	opp, err := g.NewPlayer("random", agentdef.EngineOptions{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/arena"
-	"colony/contract"
 	"colony/data"
 	"colony/engine"
 	"colony/nn/nnue"
@@ -68,7 +68,7 @@ func (n *NNUEConfig) check() error {
 // BootstrapGame is a Game whose engines play themselves into shards (a registry.Game).
 type BootstrapGame interface {
 	Game
-	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error)
 }
 
 // nnueGen is what a generation's data stage recorded (gen-NNNN/selfplay.json).
@@ -281,7 +281,7 @@ func (k nnueKind) selfPlay(ctx context.Context, w io.Writer) error {
 			return err
 		}
 		stop := keepProgress(progPath, prog, start)
-		st, err = g.Bootstrap(ctx, bc, n.Engine, contract.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
+		st, err = g.Bootstrap(ctx, bc, n.Engine, agentdef.EngineOptions{Model: c.st.Best, HashMB: n.HashMB}, c.shards())
 		if err := stop(); err != nil {
 			return err
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"colony/contract"
+	"colony/agentdef"
 	"colony/data"
 	"colony/registry"
 	"colony/selfplay"
@@ -25,7 +25,7 @@ type recGame struct {
 	kill      func()
 }
 
-func (g *recGame) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error) {
+func (g *recGame) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error) {
 	g.calls = append(g.calls, bc)
 	bc.PerShard = 1
 	var mu sync.Mutex

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/arena"
 	"colony/contract"
 	"colony/data"
@@ -54,7 +55,7 @@ type StoreGame interface {
 	Info() contract.Info
 	Symmetries() contract.Symmetries
 	Rules() contract.Rules
-	NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error)
+	NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error)
 	ReplayMoves(moves []int32, want func(ply int) bool, visit func(ply int, input []float32) error) error
 }
 
@@ -417,11 +418,11 @@ func (c *StoreCycle) storeGate(ctx context.Context) error {
 		return err
 	}
 	seed := c.cfg.Seed*1000 + uint64(c.s.Generation)
-	a, err := c.game.NewPlayer(c.cfg.Engine, contract.EngineOptions{Model: cand, Playouts: c.cfg.GatePlayouts, Seed: seed})
+	a, err := c.game.NewPlayer(c.cfg.Engine, agentdef.EngineOptions{Model: cand, Playouts: c.cfg.GatePlayouts, Seed: seed})
 	if err != nil {
 		return err
 	}
-	b, err := c.game.NewPlayer(c.cfg.Engine, contract.EngineOptions{Model: best, Playouts: c.cfg.GatePlayouts, Seed: seed + 1})
+	b, err := c.game.NewPlayer(c.cfg.Engine, agentdef.EngineOptions{Model: best, Playouts: c.cfg.GatePlayouts, Seed: seed + 1})
 	if err != nil {
 		return err
 	}

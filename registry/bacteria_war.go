@@ -5,12 +5,16 @@ import (
 	"os"
 	"strings"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
+	"colony/engine/alphabeta"
 	"colony/engine/mctsengine"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/ataxxgreedy"
+	"colony/game/ataxx/nnab"
 	"colony/game/ataxx/uai"
 )
 
@@ -21,20 +25,24 @@ func init() {
 		move = ataxx.Move
 		eng  = engine.Engine[pos, move]
 	)
-	def := ataxx.Def()
-	def.Engines = []contract.EngineSpec[pos, move]{
+	def := &agentdef.Def[pos, move]{Def: ataxx.Def()}
+	def.Engines = []agentdef.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "the move that leaves the most own pieces",
-			New: func(o contract.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
+			New: func(o agentdef.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
-			Flags: []string{"hash", "nodes"}, New: func(o contract.EngineOptions) (eng, error) {
-				return ataxxab.NewWithOptions(ataxxab.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}), nil
+			Flags: []string{"hash", "nodes"}, New: func(o agentdef.EngineOptions) (eng, error) {
+				so, err := abOptions(o)
+				if err != nil {
+					return nil, err
+				}
+				return ataxxab.NewWithOptions(ataxxab.Options{Options: so}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "nodes", "exp"}, NNUE: true, New: func(o contract.EngineOptions) (eng, error) { return newNNAB(o) },
-			Check: func(o contract.EngineOptions) error { _, err := loadNNAB(o); return err }},
+			Flags: []string{"model", "hash", "nodes", "exp"}, NNUE: true, New: func(o agentdef.EngineOptions) (eng, error) { return newNNAB(o) },
+			Check: checkNNAB},
 		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
-			Flags: []string{"uai-cmd", "uai-go"}, New: func(o contract.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
-			Check: func(o contract.EngineOptions) error {
+			Flags: []string{"uai-cmd", "uai-go"}, New: func(o agentdef.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },
+			Check: func(o agentdef.EngineOptions) error {
 				if strings.TrimSpace(o.UAICmd) == "" {
 					return errors.New("-engine uai needs -uai-cmd 'PROGRAM ARGS'")
 				}
@@ -42,22 +50,22 @@ func init() {
 			}},
 	}
 	def.Fallback = "greedy"
-	// nnab (with pruning, net 000004) beat mcts (network 000002) 182-0-18 over 200 games at
-	// the judge's clock, both portable builds (README, "Bacteria War: the nnue evaluator"):
-	// it is the default; mcts stays as the reference.
+	// nnab is the default, the strongest engine; mcts stays as the reference (the matches:
+	// docs/results.md, "Bacteria War: the nnue evaluator and nnab").
 	def.DefaultEngine = "nnab"
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
 	def.Scorer = func(depth int, scale float64) func(p *pos) contract.Values {
-		ab := ataxxab.NewWithOptions(ataxxab.Options{HashMB: 16})
+		e := ataxxab.NewWithOptions(ataxxab.Options{Options: alphabeta.Options{HashMB: 16}})
 		return func(p *pos) contract.Values {
-			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(ab.Score(p, depth), scale, ataxxab.WinBound))
+			return mctsengine.TwoPlayer(p.ToMove(), mctsengine.Squash(e.Score(p, depth), scale, abrules.WinBound))
 		}
 	}
-	// Measured in matches against alphabeta (README, "Strength"): the network's value alone
-	// (blend 0) since 000002; alpha-beta plays the last 20 empty cells (2 s screens of 200
-	// games: 14 cells 49.5%, 20 cells 56.5%, 26 cells 54%, never 28%).
-	def.Defaults = contract.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
-	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
+	// mcts's defaults: the network's value alone (blend 0; a depth-1 blend at scale 300 when
+	// -value-blend is set), and alphabeta plays the last 20 empty cells (the screens that
+	// chose them: docs/results.md, "Strength").
+	def.Defaults = agentdef.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
+	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
+	def.NNUEArch = nnab.Arch
 	Register(def)
 }

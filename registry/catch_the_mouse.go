@@ -1,7 +1,7 @@
 package registry
 
 import (
-	"colony/contract"
+	"colony/agentdef"
 	"colony/engine"
 	"colony/game/mouse"
 	"colony/game/mouse/mouseab"
@@ -19,30 +19,31 @@ func init() {
 		move = mouse.Move
 		eng  = engine.Engine[pos, move]
 	)
-	def := mouse.Def()
-	def.Engines = []contract.EngineSpec[pos, move]{
+	def := &agentdef.Def[pos, move]{Def: mouse.Def()}
+	def.Engines = []agentdef.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "one-ply rules of thumb for either side (win, capture, block the runner, advance the safe mouse)",
-			New: func(o contract.EngineOptions) (eng, error) { return mousegreedy.New(o.Seed), nil }},
+			New: func(o agentdef.EngineOptions) (eng, error) { return mousegreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and an evaluation of the race to row 7; once 50 mouse steps or fewer are left, a prover (game/mouse/solve) plays forced wins and rules out proven losses",
-			Flags: []string{"hash"}, New: func(o contract.EngineOptions) (eng, error) {
-				return mouseab.NewWithOptions(mouseab.Options{Seed: o.Seed, HashMB: o.HashMB}), nil
+			Flags: []string{"hash"}, New: func(o agentdef.EngineOptions) (eng, error) {
+				so, err := abOptions(o)
+				if err != nil {
+					return nil, err
+				}
+				return mouseab.NewWithOptions(mouseab.Options{Options: so}), nil
 			}},
 	}
 	def.Fallback = "greedy"
-	// mcts on the embedded network (models/catch-the-mouse/000001) with the prover in front
-	// beat alphabeta 123-0-77 over 200 games at the judge's clock, roles alternating, and
-	// random and greedy 100-0 each (README, "Catch The Mouse: the network"): it is the
-	// default; alphabeta stays as the baseline.
+	// mcts on the embedded network with the prover in front is the default, the strongest
+	// engine; alphabeta stays as the baseline (the matches: docs/results.md, "Catch The
+	// Mouse: the network").
 	def.DefaultEngine = "mcts"
 	// The prover of the alphabeta engine runs in front of mcts too: forced wins are played
 	// and proven losses left out of the search, on up to three tenths of each move once
 	// proofs are within reach (solve.ProveFrom mouse steps left).
 	def.Prover = func() engine.Prover[pos, move] { return solve.NewProver(proverMB, false) }
 	// -endgame N hands the game's end to alphabeta (its prover included) from N mouse steps
-	// left. Off by default: -endgame 45 made 67.5% against alphabeta over 200 games at 10 s
-	// (mcts to the end: 61.5%, within the error), but its team lost 3 of 50 games to random
-	// mice, where mcts's team lost none (README, "Catch The Mouse: the network").
-	def.Defaults = contract.EngineOptions{ProverShare: 0.3}
+	// left; off by default (why: docs/results.md, "Catch The Mouse: the network").
+	def.Defaults = agentdef.EngineOptions{ProverShare: 0.3}
 	def.Finisher = "alphabeta"
 	def.Phase = pos.MouseStepsLeft
 	// No turn cap, but a bound on the game's length: every move the side to move may still

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"colony/agentdef"
 	"colony/arena"
 	"colony/contract"
 	"colony/engine"
@@ -20,6 +21,7 @@ import (
 	"colony/mcts"
 	"colony/models"
 	"colony/nn"
+	"colony/nn/nnue"
 	"colony/selfplay"
 )
 
@@ -32,8 +34,8 @@ const untrainedBlocks, untrainedChannels = 4, 32
 
 // game is a registered Def with the generic pipeline instantiated for its types.
 type game[P contract.Position[P, M], M contract.Move] struct {
-	def     *contract.Def[P, M]
-	engines map[string]contract.EngineSpec[P, M]
+	def     *agentdef.Def[P, M]
+	engines map[string]agentdef.EngineSpec[P, M]
 	// loaded caches the models read by loadModel, by -model path ("": the embedded best):
 	// the agent's check at start and the engine built after it read the file once (Slime's
 	// program is started for every move, and its model is most of that start).
@@ -46,10 +48,10 @@ type loadedModel struct {
 	name string
 }
 
-func newGame[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]) *game[P, M] {
-	g := &game[P, M]{def: def, engines: map[string]contract.EngineSpec[P, M]{}}
-	g.engines["random"] = contract.EngineSpec[P, M]{Name: "random", Doc: "a uniformly random legal move",
-		New: func(o contract.EngineOptions) (engine.Engine[P, M], error) { return random.New[P, M](o.Seed), nil }}
+func newGame[P contract.Position[P, M], M contract.Move](def *agentdef.Def[P, M]) *game[P, M] {
+	g := &game[P, M]{def: def, engines: map[string]agentdef.EngineSpec[P, M]{}}
+	g.engines["random"] = agentdef.EngineSpec[P, M]{Name: "random", Doc: "a uniformly random legal move",
+		New: func(o agentdef.EngineOptions) (engine.Engine[P, M], error) { return random.New[P, M](o.Seed), nil }}
 	mctsFlags := []string{"model", "cpuct", "playouts"}
 	if def.Scorer != nil {
 		mctsFlags = append(mctsFlags, "value-blend", "value-depth", "value-scale")
@@ -60,9 +62,9 @@ func newGame[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]
 	if def.Prover != nil {
 		mctsFlags = append(mctsFlags, "prove")
 	}
-	g.engines["mcts"] = contract.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
+	g.engines["mcts"] = agentdef.EngineSpec[P, M]{Name: "mcts", Doc: "PUCT search over the game's newest embedded network (or -model)",
 		Flags: mctsFlags, New: g.newMCTS, Check: g.checkModel}
-	g.engines["mcts-rollout"] = contract.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
+	g.engines["mcts-rollout"] = agentdef.EngineSpec[P, M]{Name: "mcts-rollout", Doc: "PUCT search with random-rollout leaf values (no network)",
 		Flags: []string{"cpuct", "playouts"}, New: g.newRolloutMCTS}
 	for _, e := range def.Engines {
 		g.engines[e.Name] = e
@@ -72,14 +74,14 @@ func newGame[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]
 
 func (g *game[P, M]) Info() contract.Info             { return g.def.Info }
 func (g *game[P, M]) Symmetries() contract.Symmetries { return g.def.Syms() }
-func (g *game[P, M]) Rules() contract.Rules           { return contract.NewRules(g.def) }
+func (g *game[P, M]) Rules() contract.Rules           { return contract.NewRules(g.def.Def) }
 func (g *game[P, M]) DefaultEngine() string {
 	if g.def.DefaultEngine != "" {
 		return g.def.DefaultEngine
 	}
 	return "mcts"
 }
-func (g *game[P, M]) Defaults() contract.EngineOptions { return g.def.Defaults }
+func (g *game[P, M]) Defaults() agentdef.EngineOptions { return g.def.Defaults }
 
 func (g *game[P, M]) Engines() []EngineInfo {
 	var out []EngineInfo
@@ -88,6 +90,13 @@ func (g *game[P, M]) Engines() []EngineInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+func (g *game[P, M]) NNUEArch(hidden, l1 int) (nnue.Arch, error) {
+	if g.def.NNUEArch == nil {
+		return nnue.Arch{}, fmt.Errorf("%s has no nnue evaluator", g.def.Info.Name)
+	}
+	return g.def.NNUEArch(hidden, l1), nil
 }
 
 // judged reports whether the game is played over the judge protocol: a judge notation and
@@ -106,7 +115,7 @@ func (g *game[P, M]) Protocols() []string {
 }
 
 // engine returns the named engine's spec.
-func (g *game[P, M]) engine(name string) (contract.EngineSpec[P, M], error) {
+func (g *game[P, M]) engine(name string) (agentdef.EngineSpec[P, M], error) {
 	e, ok := g.engines[name]
 	if !ok {
 		var names []string
@@ -119,7 +128,7 @@ func (g *game[P, M]) engine(name string) (contract.EngineSpec[P, M], error) {
 	return e, nil
 }
 
-func (g *game[P, M]) CheckEngine(name string, set []string, o contract.EngineOptions) error {
+func (g *game[P, M]) CheckEngine(name string, set []string, o agentdef.EngineOptions) error {
 	e, err := g.engine(name)
 	if err != nil {
 		return err
@@ -136,7 +145,7 @@ func (g *game[P, M]) CheckEngine(name string, set []string, o contract.EngineOpt
 }
 
 // build constructs the named engine.
-func (g *game[P, M]) build(name string, o contract.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) build(name string, o agentdef.EngineOptions) (engine.Engine[P, M], error) {
 	e, err := g.engine(name)
 	if err != nil {
 		return nil, err
@@ -189,7 +198,7 @@ func (b *bookEngine[P, M]) BestMove(p P, lim engine.Limits) M {
 	return b.Engine.BestMove(p, lim)
 }
 
-func (g *game[P, M]) BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error) {
+func (g *game[P, M]) BuildBook(engineName string, o agentdef.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error) {
 	o.Book = nil
 	e, err := g.build(engineName, o)
 	if err != nil {
@@ -203,26 +212,26 @@ func (g *game[P, M]) BuildBook(engineName string, o contract.EngineOptions, lim 
 	if progress != nil {
 		report = func(done int, p P, m M) { progress(done, p.String(), m.String()) }
 	}
-	return contract.BuildBook(g.def, plies, search, report)
+	return contract.BuildBook(g.def.Def, plies, search, report)
 }
 
 // fallback is the cheap engine that answers while the chosen one is not there.
 func (g *game[P, M]) fallback(seed uint64) engine.Engine[P, M] {
 	if g.def.Fallback != "" {
-		if e, err := g.build(g.def.Fallback, contract.EngineOptions{Seed: seed}); err == nil {
+		if e, err := g.build(g.def.Fallback, agentdef.EngineOptions{Seed: seed}); err == nil {
 			return e
 		}
 	}
 	return random.New[P, M](seed)
 }
 
-func (g *game[P, M]) Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error {
+func (g *game[P, M]) Serve(protocol, engineName string, o agentdef.EngineOptions, in io.Reader, out, log io.Writer) error {
 	if _, err := g.engine(engineName); err != nil {
 		return err
 	}
 	factory := func() (engine.Engine[P, M], error) { return g.build(engineName, o) }
 	if protocol == "judge" && g.judged() {
-		return judge.Serve(g.def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
+		return judge.Serve(g.def.Def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
 	}
 	for _, p := range g.def.Protocols {
 		if p.Name == protocol {
@@ -244,7 +253,7 @@ func (g *game[P, M]) ArgvProtocol() string {
 	return ""
 }
 
-func (g *game[P, M]) ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error {
+func (g *game[P, M]) ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error {
 	if _, err := g.engine(engineName); err != nil {
 		return err
 	}
@@ -272,7 +281,7 @@ func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {
 
 // loadModel reads the model of o (or the embedded best); with none given and none embedded it
 // warns on stderr and returns an untrained network.
-func (g *game[P, M]) loadModel(o contract.EngineOptions) (*nn.Model, string, error) {
+func (g *game[P, M]) loadModel(o agentdef.EngineOptions) (*nn.Model, string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if l, ok := g.loaded[o.Model]; ok {
@@ -293,7 +302,7 @@ func (g *game[P, M]) loadModel(o contract.EngineOptions) (*nn.Model, string, err
 	return m, name, err
 }
 
-func (g *game[P, M]) checkModel(o contract.EngineOptions) error {
+func (g *game[P, M]) checkModel(o agentdef.EngineOptions) error {
 	if o.BlendWeight > 0 && g.def.Scorer == nil {
 		return fmt.Errorf("%s has no second opinion for -value-blend", g.def.Info.Name)
 	}
@@ -303,7 +312,7 @@ func (g *game[P, M]) checkModel(o contract.EngineOptions) error {
 
 // searchOptions are the mcts engine options of the agent for this game.
 // The game's prover, when it has one and o.ProverShare > 0, runs in front of the search.
-func (g *game[P, M]) searchOptions(o contract.EngineOptions) mctsengine.Options[P, M] {
+func (g *game[P, M]) searchOptions(o agentdef.EngineOptions) mctsengine.Options[P, M] {
 	so := mctsengine.Options[P, M]{BatchSize: mctsBatch, Seed: o.Seed, CPuct: float32(o.CPuct), MaxPlayouts: o.Playouts,
 		MovesLeft: g.def.MovesLeftAt, CapLeft: g.def.CapLeftAt}
 	if g.def.Prover != nil && o.ProverShare > 0 {
@@ -314,7 +323,7 @@ func (g *game[P, M]) searchOptions(o contract.EngineOptions) mctsengine.Options[
 
 // newMCTS builds "mcts": PUCT over the network of o.Model, or the embedded best model, with
 // the game's value blend and endgame handoff when asked for.
-func (g *game[P, M]) newMCTS(o contract.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) newMCTS(o agentdef.EngineOptions) (engine.Engine[P, M], error) {
 	m, name, err := g.loadModel(o)
 	if err != nil {
 		return nil, err
@@ -334,7 +343,7 @@ func (g *game[P, M]) newMCTS(o contract.EngineOptions) (engine.Engine[P, M], err
 	if o.Endgame <= 0 || g.def.Finisher == "" || g.def.Phase == nil {
 		return e, nil
 	}
-	finish, err := g.build(g.def.Finisher, contract.EngineOptions{Seed: o.Seed})
+	finish, err := g.build(g.def.Finisher, agentdef.EngineOptions{Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +352,7 @@ func (g *game[P, M]) newMCTS(o contract.EngineOptions) (engine.Engine[P, M], err
 }
 
 // newRolloutMCTS builds "mcts-rollout": PUCT with random-rollout leaf values, no network.
-func (g *game[P, M]) newRolloutMCTS(o contract.EngineOptions) (engine.Engine[P, M], error) {
+func (g *game[P, M]) newRolloutMCTS(o agentdef.EngineOptions) (engine.Engine[P, M], error) {
 	eval := mctsengine.NewRollout[P, M](o.Seed, 0, g.def.HeuristicAt)
 	return renamed[P, M]{mctsengine.New(eval, g.searchOptions(o)), "mcts-rollout"}, nil
 }
@@ -381,7 +390,7 @@ func (g *game[P, M]) SelfPlay(ctx context.Context, cfg selfplay.Config, model *n
 	})
 }
 
-func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error) {
+func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error) {
 	if _, err := g.build(engineName, o); err != nil {
 		return selfplay.Stats{}, err
 	}
@@ -396,7 +405,7 @@ func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig,
 	})
 }
 
-func (g *game[P, M]) NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error) {
+func (g *game[P, M]) NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error) {
 	if g.def.Judge == nil {
 		return nil, fmt.Errorf("%s has no move notation for the referee", g.def.Info.Name)
 	}

@@ -2,54 +2,80 @@ package registry
 
 import (
 	"fmt"
-	"strings"
+	"os"
+	"sync"
 
+	"colony/agentdef"
 	"colony/contract"
-	"colony/game/ataxx"
+	"colony/engine/alphabeta"
 	"colony/game/ataxx/nnab"
 	"colony/models"
 	"colony/nn/nnue"
 )
 
-// NNUEArch returns the nnue architecture (colony/nn/nnue) of a game's efficiently updatable
-// evaluator with the given sizes: how the game's cells, players and encoder planes map onto
-// the scheme. Only the games with such an evaluator have one.
-func NNUEArch(game string, hidden, l1 int) (nnue.Arch, error) {
-	switch game {
-	case ataxx.Info.Name:
-		return nnab.Arch(hidden, l1), nil
-	}
-	return nnue.Arch{}, fmt.Errorf("registry: game %q has no nnue evaluator", game)
+// abOptions are the alpha-beta search options (engine/alphabeta) of the agent's settings o:
+// the seed, the table size, the node budget and the experiments, by name.
+func abOptions(o agentdef.EngineOptions) (alphabeta.Options, error) {
+	so := alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}
+	return so, so.SetExperiments(o.Experiments)
 }
 
-// loadNNAB loads the nnab engine's net: o.Model (a Bacteria War nnue model file), or the
-// newest embedded one.
-func loadNNAB(o contract.EngineOptions) (*nnue.Net, error) {
-	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, o.Model)
-	if err != nil {
-		return nil, err
-	}
-	if err := nnab.CheckModel(m); err != nil {
-		return nil, fmt.Errorf("%w (%s)", err, name)
-	}
-	return nnue.Quantize(m, 0)
+// nnabNets holds the net nnab loaded last: the agent's check at start and the engine built
+// after it, or a bootstrap's engine per worker, load and quantize it once and share it (a
+// quantized net is read-only).
+var nnabNets netCache
+
+// netCache is one loaded net and the file it came from ("": the embedded one), with the
+// file's size and time, so that a file written anew is read anew.
+type netCache struct {
+	mu    sync.Mutex
+	key   string
+	net   *nnue.Net
+	loads int // nets loaded (the tests count them)
 }
 
-func newNNAB(o contract.EngineOptions) (*nnab.Engine, error) {
-	net, err := loadNNAB(o)
-	if err != nil {
-		return nil, err
-	}
-	no := nnab.Options{Net: net, Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}
-	experiments := map[string]*bool{"iir": &no.IIR, "se": &no.Singular, "null": &no.Null, "nolmr": &no.NoLMR}
-	for _, x := range strings.Split(o.Experiments, ",") {
-		if on, ok := experiments[x]; ok {
-			*on = true
-		} else if x != "" {
-			return nil, fmt.Errorf("nnab: unknown search experiment %q (known: iir, se, null, nolmr)", x)
+// load returns the net of the file at path ("": the newest embedded one), loading it when it
+// is not the one held.
+func (c *netCache) load(path string) (*nnue.Net, error) {
+	key := path
+	if path != "" {
+		if st, err := os.Stat(path); err == nil {
+			key = fmt.Sprintf("%s\x00%d\x00%d", path, st.Size(), st.ModTime().UnixNano())
 		}
 	}
-	return nnab.New(no)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.net != nil && c.key == key {
+		return c.net, nil
+	}
+	net, _, err := nnab.LoadNet(path)
+	if err != nil {
+		return nil, err
+	}
+	c.key, c.net = key, net
+	c.loads++
+	return net, nil
+}
+
+// checkNNAB validates nnab's settings at the agent's start: the experiments' names and the net.
+func checkNNAB(o agentdef.EngineOptions) error {
+	if _, err := abOptions(o); err != nil {
+		return fmt.Errorf("nnab: %w", err)
+	}
+	_, err := nnabNets.load(o.Model)
+	return err
+}
+
+func newNNAB(o agentdef.EngineOptions) (*nnab.Engine, error) {
+	so, err := abOptions(o)
+	if err != nil {
+		return nil, fmt.Errorf("nnab: %w", err)
+	}
+	net, err := nnabNets.load(o.Model)
+	if err != nil {
+		return nil, err
+	}
+	return nnab.New(nnab.Options{Options: so, Net: net})
 }
 
 // EngineNet names the nnue net that the named engine of g plays with and gives its SHA-256,

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/arena"
-	"colony/contract"
 	"colony/engine"
 	"colony/game/petri"
 )
@@ -22,14 +22,14 @@ func init() {
 		move = petri.Action
 		eng  = engine.Engine[pos, move]
 	)
-	def := petri.Def()
+	def := &agentdef.Def[pos, move]{Def: petri.Def()}
 	for _, c := range petri.Cells {
-		def.Engines = append(def.Engines, contract.EngineSpec[pos, move]{Name: c.Name, Doc: c.Doc,
-			New: func(o contract.EngineOptions) (eng, error) { return &petriCell{c: c, seed: o.Seed}, nil }})
+		def.Engines = append(def.Engines, agentdef.EngineSpec[pos, move]{Name: c.Name, Doc: c.Doc,
+			New: func(o agentdef.EngineOptions) (eng, error) { return &petriCell{c: c, seed: o.Seed}, nil }})
 	}
 	def.Fallback = "sample"
 	def.DefaultEngine = "colony"
-	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: "cell", Serve: servePetriCell}}
+	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "cell", Serve: servePetriCell}}
 	Register(def)
 	registerStdin(def.Info.Name, petriMatch)
 }

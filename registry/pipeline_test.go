@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"colony/agentdef"
 	"colony/arena"
-	"colony/contract"
 	"colony/data"
 	"colony/nn"
 	"colony/registry"
@@ -69,7 +69,7 @@ func TestToyGamePipeline(t *testing.T) {
 	}
 
 	// The mcts engine on that model file, checked at start as the agent does.
-	o := contract.EngineOptions{Model: modelPath, Playouts: 32, Seed: 5}
+	o := agentdef.EngineOptions{Model: modelPath, Playouts: 32, Seed: 5}
 	if err := g.CheckEngine("mcts", []string{"model", "playouts"}, o); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestToyGamePipeline(t *testing.T) {
 	var players []arena.Player
 	players = append(players, mcts)
 	for seed := range uint64(2) {
-		p, err := g.NewPlayer("random", contract.EngineOptions{Seed: 10 + seed})
+		p, err := g.NewPlayer("random", agentdef.EngineOptions{Seed: 10 + seed})
 		if err != nil {
 			t.Fatal(err)
 		}

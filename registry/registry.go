@@ -1,8 +1,9 @@
 // Package registry maps -game names to games, like database/sql's drivers: each game is
-// registered by one file of this package (bacteria_war.go, ...) that hands its contract.Def to
-// Register. Register instantiates the generic pipeline (search engines, the judge protocol,
-// self-play, the in-process referee) for the game's types, so that the binaries reach every
-// game through the type-free Game interface and import no game package.
+// registered by one file of this package (bacteria_war.go, ...) that wraps the game's
+// contract.Def in an agentdef.Def with its engines and protocols and hands it to Register.
+// Register instantiates the generic pipeline (search engines, the judge protocol, self-play,
+// the in-process referee) for the game's types, so that the binaries reach every game through
+// the type-free Game interface and import no game package.
 package registry
 
 import (
@@ -13,10 +14,12 @@ import (
 	"strings"
 	"sync"
 
+	"colony/agentdef"
 	"colony/arena"
 	"colony/contract"
 	"colony/engine"
 	"colony/nn"
+	"colony/nn/nnue"
 	"colony/selfplay"
 )
 
@@ -34,31 +37,34 @@ type Game interface {
 	// DefaultEngine is the strongest engine (the agent's default).
 	DefaultEngine() string
 	// Defaults are the game's defaults of the engine options the agent does not set.
-	Defaults() contract.EngineOptions
+	Defaults() agentdef.EngineOptions
 	// Protocols lists the protocols the agent speaks for the game ("judge" first, if any).
 	Protocols() []string
 	// CheckEngine validates an engine name and its options at once (the model file loads and
 	// fits the game; no option the engine does not read is set), without building it.
-	CheckEngine(name string, set []string, o contract.EngineOptions) error
+	CheckEngine(name string, set []string, o agentdef.EngineOptions) error
 	// Serve runs the agent's side of protocol with the named engine until the session ends.
-	Serve(protocol, engineName string, o contract.EngineOptions, in io.Reader, out, log io.Writer) error
+	Serve(protocol, engineName string, o agentdef.EngineOptions, in io.Reader, out, log io.Writer) error
 	// ArgvProtocol is the game's first protocol that reads the position from the program's
-	// command-line arguments (contract.ProtocolSpec.Argv), or "" when it has none.
+	// command-line arguments (agentdef.ProtocolSpec.Argv), or "" when it has none.
 	ArgvProtocol() string
 	// ServeArgs answers the program's positional arguments args with protocol's Argv
 	// ("": ArgvProtocol) and the named engine.
-	ServeArgs(protocol, engineName string, o contract.EngineOptions, args []string, out, log io.Writer) error
+	ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start position when "") to depth.
 	Perft(board string, depth int) (uint64, error)
 	// BuildBook searches the opening positions of both seats within plies of the start with
 	// the named engine under lim (contract.BuildBook); progress gets each position and move.
-	BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
+	BuildBook(engineName string, o agentdef.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
 	// SelfPlay plays PUCT self-play games with model and writes shards into dir.
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
 	// Bootstrap plays games of the named engine against itself and writes shards into dir.
-	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error)
 	// NewPlayer builds the named engine as an in-process contestant for the referee.
-	NewPlayer(engineName string, o contract.EngineOptions) (arena.Player, error)
+	NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error)
+	// NNUEArch is the nnue architecture (colony/nn/nnue) of the game's efficiently updatable
+	// evaluator with the given sizes, or an error when the game has none.
+	NNUEArch(hidden, l1 int) (nnue.Arch, error)
 	// ReplayMoves replays a shard's recorded moves (policy indices) from the start position,
 	// showing visit the encoded position of each ply want asks for (ingest's check).
 	ReplayMoves(moves []int32, want func(ply int) bool, visit func(ply int, input []float32) error) error
@@ -69,7 +75,7 @@ type EngineInfo struct {
 	Name  string
 	Doc   string
 	Flags []string // agent flags the engine reads besides -seed
-	NNUE  bool     // its -model is an nnue net (contract.EngineSpec.NNUE)
+	NNUE  bool     // its -model is an nnue net (agentdef.EngineSpec.NNUE)
 }
 
 var (
@@ -116,7 +122,7 @@ func StdinDriver(name string) (arena.StdinVariant, bool) {
 
 // Register adds a game. It panics on an invalid definition or a name registered twice (both
 // programming errors, found by any test that imports the package).
-func Register[P contract.Position[P, M], M contract.Move](def *contract.Def[P, M]) Game {
+func Register[P contract.Position[P, M], M contract.Move](def *agentdef.Def[P, M]) Game {
 	if err := def.Check(); err != nil {
 		panic(err)
 	}

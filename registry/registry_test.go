@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
 	"colony/mcts"
@@ -67,7 +68,7 @@ func TestToyGameThroughTheContract(t *testing.T) {
 	if strings.Join(names, ",") != "mcts,mcts-rollout,random" {
 		t.Errorf("engines %v", names)
 	}
-	if err := g.CheckEngine("mcts", []string{"endgame"}, contract.EngineOptions{}); err == nil {
+	if err := g.CheckEngine("mcts", []string{"endgame"}, agentdef.EngineOptions{}); err == nil {
 		t.Error("-endgame accepted for a game without a finishing engine")
 	}
 	st := g.Rules().Start()

@@ -1,7 +1,7 @@
 package registry
 
 import (
-	"colony/contract"
+	"colony/agentdef"
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
@@ -15,22 +15,22 @@ func init() {
 		move = slime.Move
 		eng  = engine.Engine[pos, move]
 	)
-	def := slime.Def()
-	def.Engines = []contract.EngineSpec[pos, move]{
+	def := &agentdef.Def[pos, move]{Def: slime.Def()}
+	def.Engines = []agentdef.EngineSpec[pos, move]{
 		{Name: "greedy", Doc: "the contest page's GreedySlime: the largest immediate net gain",
-			New: func(contract.EngineOptions) (eng, error) { return bots.Greedy{}, nil }},
+			New: func(agentdef.EngineOptions) (eng, error) { return bots.Greedy{}, nil }},
 		{Name: "jumper", Doc: "the contest page's Jumper: the empty cell nearest the middle within two cells",
-			New: func(contract.EngineOptions) (eng, error) { return bots.Jumper{}, nil }},
+			New: func(agentdef.EngineOptions) (eng, error) { return bots.Jumper{}, nil }},
 		{Name: "simplebot", Doc: "the controller's simplebot.rb: a random spread, else a random jump",
-			New: func(o contract.EngineOptions) (eng, error) { return bots.NewSimplebot(o.Seed), nil }},
+			New: func(o agentdef.EngineOptions) (eng, error) { return bots.NewSimplebot(o.Seed), nil }},
 		{Name: "paranoid", Doc: "alpha-beta with the three opponents against the player to move",
-			New: func(contract.EngineOptions) (eng, error) { return bots.NewParanoid(), nil }},
+			New: func(agentdef.EngineOptions) (eng, error) { return bots.NewParanoid(), nil }},
 		{Name: "bestreply", Doc: "best-reply search: one opponent's most harmful move between two own moves",
-			New: func(contract.EngineOptions) (eng, error) { return bots.NewBestReply(), nil }},
+			New: func(agentdef.EngineOptions) (eng, error) { return bots.NewBestReply(), nil }},
 	}
 	def.Fallback = "greedy"
 	def.DefaultEngine = "paranoid"
 	// The King-of-the-Hill program: agent -game slime 'P,row0,...' prints one move.
-	def.Protocols = []contract.ProtocolSpec[pos, move]{{Name: koth.Name, Argv: koth.Answer}}
+	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: koth.Name, Argv: koth.Answer}}
 	Register(def)
 }

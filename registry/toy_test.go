@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"colony/agentdef"
 	"colony/contract"
 )
 
@@ -201,8 +202,8 @@ func (triMirror) TransformPolicyIndex(k, idx int) int {
 func (triMirror) Seat(_, p int) int { return p }
 
 // triDef is the toy game's registration.
-func triDef(name string) *contract.Def[triPos, triMove] {
-	return &contract.Def[triPos, triMove]{
+func triDef(name string) *agentdef.Def[triPos, triMove] {
+	return &agentdef.Def[triPos, triMove]{Def: &contract.Def[triPos, triMove]{
 		Info: contract.Info{Name: name, PlayerNames: []string{"A", "B", "C"}, Height: triSize, Width: triSize,
 			Planes: 6, EncoderVersion: 1, PolicySize: triCells, MaxMoves: triCells},
 		Start:      triStart,
@@ -226,5 +227,5 @@ func triDef(name string) *contract.Def[triPos, triMove] {
 				return contract.Coords{r, c, r, c}
 			},
 		},
-	}
+	}}
 }

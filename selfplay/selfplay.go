@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -436,9 +435,4 @@ func sampleVisits(rng *mcts.Rand, visits []int32) int {
 		}
 	}
 	return len(visits) - 1
-}
-
-// ValueFromMargin maps a piece margin to a value in (-1, 1), used by adjudication.
-func ValueFromMargin(margin float64, scale float64) float32 {
-	return float32(math.Tanh(margin / scale))
 }

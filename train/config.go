@@ -20,7 +20,7 @@ const (
 )
 
 // Config holds the training hyper-parameters. The zero value of each field means its default
-// (see DefaultConfig); Validate fills them in.
+// (given with each field); Validate fills them in.
 type Config struct {
 	Batch int // samples per step; fixed in the training graph (default 256)
 
@@ -45,13 +45,6 @@ type Config struct {
 	ScheduleStart int64
 
 	Seed uint64 // seed of the trainer's random source (see Trainer.Rand)
-}
-
-// DefaultConfig returns the defaults with batch size batch.
-func DefaultConfig(batch int) Config {
-	c := Config{Batch: batch}
-	c.fill()
-	return c
 }
 
 func (c *Config) fill() {

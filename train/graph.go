@@ -281,21 +281,3 @@ func (n *netGraph) exportTo(w *nn.Weights) {
 		i++
 	}
 }
-
-// copyFrom copies weights and BatchNorm statistics from another graph of the same arch
-// (typically the training graph into an evaluation graph).
-func (n *netGraph) copyFrom(src *netGraph) error {
-	for i, node := range n.tensors {
-		if node == nil {
-			continue
-		}
-		copy(node.Value().Data().([]float32), src.tensors[i].Value().Data().([]float32))
-	}
-	for k, op := range n.bns {
-		m, v := src.bns[k].Stats()
-		if err := op.SetStats(m, v); err != nil {
-			return fmt.Errorf("train: copying BatchNorm statistics: %w", err)
-		}
-	}
-	return nil
-}

@@ -256,11 +256,6 @@ func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error)
 // Close releases the machine.
 func (t *NNUETrainer) Close() error { return t.vm.Close() }
 
-// Inputs are the batch buffers: for row i, us[i*F:] and them[i*F:] the two perspectives'
-// feature rows (see nnue.Arch.Activations; nil with a sparse first layer: use SetExample) and
-// target[i] the side to move's value.
-func (t *NNUETrainer) Inputs() (us, them, target []float32) { return t.us, t.them, t.target }
-
 // SetExample fills row i of the batch with the position pieces, stm to move, and its target.
 func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
 	a := t.m.Arch

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
 	"colony/internal/atomicfile"
@@ -22,8 +23,8 @@ import (
 // bookGame is what the book needs of a game (registry.Lookup gives one).
 type bookGame interface {
 	Info() contract.Info
-	Defaults() contract.EngineOptions
-	BuildBook(engineName string, o contract.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
+	Defaults() agentdef.EngineOptions
+	BuildBook(engineName string, o agentdef.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
 }
 
 func main() {

@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"colony/agentdef"
 	"colony/cluster"
 	"colony/contract"
 	"colony/data"
@@ -38,7 +39,7 @@ type selfplayGame interface {
 	Info() contract.Info
 	Engines() []registry.EngineInfo
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
-	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o contract.EngineOptions, dir string) (selfplay.Stats, error)
+	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error)
 }
 
 func main() {
@@ -126,7 +127,7 @@ func run(args []string, stderr io.Writer) int {
 		meta.Extra["adjudicate"] = fmt.Sprintf("%d x %d", *adjScore, *adjPlies)
 		meta.Extra["score_weight"] = fmt.Sprint(*scoreWeight)
 		meta.Extra["score_scale"] = fmt.Sprint(*scoreScale)
-		eo := contract.EngineOptions{HashMB: *hash}
+		eo := agentdef.EngineOptions{HashMB: *hash}
 		name, sha, err := registry.EngineNet(g, *engineName, *modelPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: %v\n", err)

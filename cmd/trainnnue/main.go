@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 	}
 	if c.Model == "" {
-		if c.Arch, err = registry.NNUEArch(*game, *hidden, *l1); err != nil {
+		if c.Arch, err = g.NNUEArch(*hidden, *l1); err != nil {
 			fmt.Fprintln(stderr, "trainnnue:", err)
 			return 2
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"colony/contract"
+	"colony/agentdef"
 	"colony/engine"
 	"colony/nn/nnue"
 	"colony/registry"
@@ -59,7 +59,7 @@ func writeShards(t *testing.T, dir string, games int) {
 		t.Fatal(err)
 	}
 	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Limits: engine.Limits{Depth: 1}, Seed: 1}
-	if _, err := g.Bootstrap(context.Background(), bc, "random", contract.EngineOptions{}, dir); err != nil {
+	if _, err := g.Bootstrap(context.Background(), bc, "random", agentdef.EngineOptions{}, dir); err != nil {
 		t.Fatal(err)
 	}
 }

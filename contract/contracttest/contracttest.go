@@ -1,7 +1,8 @@
-// Package contracttest holds the checks that every game package's tests make of its engine, stated
-// once for any game: perft tables (the start position, a file of positions, divide), hash and
-// apply consistency along random games, policy indices, a plain minimax win check for the
-// search engines' tests, and the move-generation benchmarks. It imports no game.
+// Package contracttest holds the checks that every game package's tests make of its rules,
+// stated once for any game: perft tables (the start position, a file of positions, divide),
+// hash and apply consistency along random games, policy indices, a plain minimax win check for
+// the search engines' tests, and the move-generation benchmarks. It imports no game and no
+// engine (the engines' own checks are colony/engine/enginetest).
 package contracttest
 
 import (
@@ -14,7 +15,6 @@ import (
 	"math/rand/v2"
 
 	"colony/contract"
-	"colony/engine"
 )
 
 // PerftCase is a position in a game's board notation and its perft counts from depth 1 on.
@@ -216,31 +216,4 @@ func BenchMovesApply[P contract.Position[P, M], M comparable](b *testing.B, p P,
 	}
 	_ = sink
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
-}
-
-// StatsEngine is an engine that reports its last search: depth, score and nodes.
-type StatsEngine[P any, M comparable] interface {
-	engine.Engine[P, M]
-	Stats() (depth int, score int32, nodes int64)
-}
-
-// CheckDeterministic checks that two engines made by newEngine agree on the move, score and
-// node count of a search of p within lim, and that the first, after NewGame, repeats it.
-func CheckDeterministic[P any, M comparable](t testing.TB, newEngine func() StatsEngine[P, M], p P, lim engine.Limits) {
-	t.Helper()
-	a, b := newEngine(), newEngine()
-	ma := a.BestMove(p, lim)
-	mb := b.BestMove(p, lim)
-	_, sa, na := a.Stats()
-	_, sb, nb := b.Stats()
-	if ma != mb || sa != sb || na != nb {
-		t.Fatalf("two engines disagree: %v %d %d vs %v %d %d", ma, sa, na, mb, sb, nb)
-	}
-	a.NewGame()
-	if m := a.BestMove(p, lim); m != ma {
-		t.Fatalf("after NewGame: %v, want %v", m, ma)
-	}
-	if _, s, n := a.Stats(); s != sa || n != na {
-		t.Fatalf("after NewGame: score %d nodes %d, want %d %d", s, n, sa, na)
-	}
 }

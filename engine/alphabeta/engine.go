@@ -1,6 +1,9 @@
 package alphabeta
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"colony/engine"
@@ -23,6 +26,56 @@ type Options struct {
 	// Singular: singular extensions and their multi-cut, an experiment (docs/search.md); with
 	// Config.Staged only (the table move is searched first, Game.Legal checks it).
 	Singular bool
+}
+
+// experiment is a search switch that an agent turns on by name.
+type experiment struct {
+	name, doc string
+	set       func(*Options)
+}
+
+// experiments are the search's switches that an agent turns on by name (-exp NAME,...;
+// docs/search.md): the one table of their names.
+var experiments = []experiment{
+	{"iir", "internal iterative reduction where the game's search has none (nnab: on by default)", func(o *Options) { o.IIR = true }},
+	{"se", "singular extensions where the game's search has none", func(o *Options) { o.Singular = true }},
+	{"null", "null-move pruning", func(o *Options) { o.Null = true }},
+	{"nolmr", "no late-move reductions", func(o *Options) { o.NoLMR = true }},
+}
+
+// Experiments lists the experiments' names, in the table's order.
+func Experiments() []string {
+	names := make([]string, len(experiments))
+	for i, x := range experiments {
+		names[i] = x.name
+	}
+	return names
+}
+
+// ExperimentsHelp describes the experiments for a flag's help: "iir: internal iterative
+// reduction, se: ...".
+func ExperimentsHelp() string {
+	docs := make([]string, len(experiments))
+	for i, x := range experiments {
+		docs[i] = x.name + ": " + x.doc
+	}
+	return strings.Join(docs, ", ")
+}
+
+// SetExperiments turns on the experiments that list names, comma-separated ("": none); an
+// unknown name is an error that lists the known ones.
+func (o *Options) SetExperiments(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		if name == "" {
+			continue
+		}
+		i := slices.IndexFunc(experiments, func(x experiment) bool { return x.name == name })
+		if i < 0 {
+			return fmt.Errorf("unknown search experiment %q (known: %s)", name, strings.Join(Experiments(), ", "))
+		}
+		experiments[i].set(o)
+	}
+	return nil
 }
 
 // IIRDepth is the least depth Options.IIR reduces.

@@ -20,9 +20,9 @@ import (
 	"slices"
 	"time"
 
-	"colony/contract"
 	"colony/engine"
 	"colony/engine/tt"
+	"colony/internal/splitmix"
 )
 
 // Move is a game's move type: 16 bits, so that it packs with its ordering key into an int64.
@@ -803,7 +803,7 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 		}
 		k <<= 16
 		if e.Opts.Seed != 0 {
-			k += int64(Mix(e.Opts.Seed^uint64(m)^pos.Hash()) & 0xFFFF)
+			k += int64(splitmix.Mix(e.Opts.Seed^uint64(m)^pos.Hash()) & 0xFFFF)
 		}
 		s.root = append(s.root, rootMove[M]{m: m, order: k})
 	}
@@ -888,9 +888,6 @@ func (s *searcher[P, M, G]) principal(pos P, depth int) []M {
 	s.pv = pv
 	return pv
 }
-
-// Mix is contract.Mix: the seed's tie-break of equal root moves.
-func Mix(z uint64) uint64 { return contract.Mix(z) }
 
 // Deepen is iterative deepening from depth 1 to c.MaxDepth (or maxDepth, the smaller).
 // search(d, alpha, beta) searches the root to depth d: with the full window below

@@ -2,10 +2,12 @@ package alphabeta
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"colony/engine"
+	"colony/internal/splitmix"
 )
 
 // A toy game for the search alone: a random tree given by hashing. A position is a hash and
@@ -42,7 +44,7 @@ func (p toyPos) LegalMoves(dst []toyMove) []toyMove {
 	return dst
 }
 func (p toyPos) Apply(m toyMove) toyPos {
-	return toyPos{h: Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
+	return toyPos{h: splitmix.Mix(p.h ^ uint64(m)*0x9E3779B97F4A7C15), left: p.left - 1, side: 1 - p.side}
 }
 
 type toyGame struct{ Plain[toyPos, toyMove] }
@@ -62,7 +64,7 @@ func (g *toyGame) Moves(p toyPos, moves []toyMove, o *Order[toyMove]) ([]toyMove
 	moves = p.LegalMoves(moves)
 	o.Side(p.side)
 	for i, m := range moves {
-		o.Keys[i] = o.Key(m, int32(Mix(p.h+uint64(m))%1000))
+		o.Keys[i] = o.Key(m, int32(splitmix.Mix(p.h+uint64(m))%1000))
 	}
 	return moves, p.side
 }
@@ -74,7 +76,7 @@ func toyTerminal(p toyPos, ply int) int32 {
 	return -toyWin + int32(ply)
 }
 
-func toyLeaf(p toyPos) int32 { return int32(Mix(p.h)%2001) - 1000 }
+func toyLeaf(p toyPos) int32 { return int32(splitmix.Mix(p.h)%2001) - 1000 }
 
 var toyConfig = Config[toyMove]{
 	MaxPly: 64, MaxDepth: 60, MaxMoves: 8, NoMove: toyNoMove, Pass: toyPass,
@@ -112,7 +114,7 @@ func negamax(p toyPos, depth, ply int) int32 {
 func toyRoots(n int) []toyPos {
 	var ps []toyPos
 	for i := range n {
-		ps = append(ps, toyPos{h: Mix(uint64(i) + 11), left: 3 + i%6, side: i % 2})
+		ps = append(ps, toyPos{h: splitmix.Mix(uint64(i) + 11), left: 3 + i%6, side: i % 2})
 	}
 	return ps
 }
@@ -284,5 +286,40 @@ func TestIIR(t *testing.T) {
 	}
 	if nodes[1] >= nodes[0] {
 		t.Fatalf("nodes with IIR %d, without %d", nodes[1], nodes[0])
+	}
+}
+
+// TestExperiments: every experiment of the table turns on something of its own, "" nothing,
+// and an unknown name is refused with the known ones listed.
+func TestExperiments(t *testing.T) {
+	var none Options
+	if err := none.SetExperiments(""); err != nil || none != (Options{}) {
+		t.Fatalf(`SetExperiments(""): %v, %+v`, err, none)
+	}
+	seen := map[Options]string{}
+	for _, name := range Experiments() {
+		var o Options
+		if err := o.SetExperiments(name); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if o == (Options{}) {
+			t.Errorf("%s turns nothing on", name)
+		}
+		if other, dup := seen[o]; dup {
+			t.Errorf("%s and %s turn on the same", name, other)
+		}
+		seen[o] = name
+		if !strings.Contains(ExperimentsHelp(), name+": ") {
+			t.Errorf("ExperimentsHelp does not describe %s: %q", name, ExperimentsHelp())
+		}
+	}
+	var all Options
+	if err := all.SetExperiments(strings.Join(Experiments(), ",")); err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	err := o.SetExperiments("iir,nonesuch")
+	if err == nil || !strings.Contains(err.Error(), "nonesuch") || !strings.Contains(err.Error(), strings.Join(Experiments(), ", ")) {
+		t.Errorf("an unknown experiment: %v", err)
 	}
 }

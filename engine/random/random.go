@@ -27,12 +27,6 @@ func New[P Position[M], M any](seed uint64) *Engine[P, M] {
 	}
 }
 
-var _ engine.Engine[testPos, int] = (*Engine[testPos, int])(nil)
-
-type testPos struct{}
-
-func (testPos) LegalMoves(dst []int) []int { return dst }
-
 // Name returns "random".
 func (e *Engine[P, M]) Name() string { return "random" }
 

@@ -7,6 +7,8 @@ import (
 	"colony/game/ataxx"
 )
 
+var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine[ataxx.Position, ataxx.Move])(nil)
+
 // playGame plays e against itself from the start and returns the moves, checking each one.
 func playGame(t *testing.T, e *Engine[ataxx.Position, ataxx.Move]) []ataxx.Move {
 	t.Helper()

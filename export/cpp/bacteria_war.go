@@ -6,7 +6,6 @@ import (
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/game/ataxx/nnab"
-	"colony/models"
 	"colony/nn/nnue"
 )
 
@@ -18,7 +17,7 @@ func init() {
 }
 
 func fillAtaxx(o Options) (map[string]string, Info, error) {
-	net, name, err := loadAtaxxNet(o.Model)
+	net, name, err := nnab.LoadNet(o.Model)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -40,19 +39,6 @@ func fillAtaxx(o Options) (map[string]string, Info, error) {
 		"Build:  g++ -std=c++17 -O2 Main.cpp",
 	}}
 	return map[string]string{"CONFIG": config, "SEARCH": search, "WEIGHTS": weights}, info, nil
-}
-
-// loadAtaxxNet is the agent's nnab net: the newest embedded one, or file.
-func loadAtaxxNet(file string) (*nnue.Net, string, error) {
-	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, file)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := nnab.CheckModel(m); err != nil {
-		return nil, "", fmt.Errorf("%w (%s)", err, name)
-	}
-	net, err := nnue.Quantize(m, 0)
-	return net, name, err
 }
 
 // ataxxConfig checks nnab's move bounds and declares its table size, the agent's seed, the

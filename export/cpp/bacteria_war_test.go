@@ -18,7 +18,7 @@ import (
 	"colony/export"
 	"colony/export/exporttest"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
 	"colony/game/ataxx/nnab"
 	"colony/nn/nnue"
 )
@@ -119,7 +119,7 @@ func parityNets(t *testing.T) []parityNet {
 // testNet is the Go net of model ("": the newest embedded one).
 func testNet(t *testing.T, model string) *nnue.Net {
 	t.Helper()
-	net, _, err := loadAtaxxNet(model)
+	net, _, err := nnab.LoadNet(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net) {
 
 func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []ataxx.Position, v searchVariant) {
 	const hashMB = 4
-	e, err := nnab.New(nnab.Options{Net: net, HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR})
+	e, err := nnab.New(nnab.Options{Options: ab.Options{HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR}, Net: net})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 }
 
 // TestCPPClock: the C++ agent splits the judge's clock as nnab does (ataxxab.Budget over
-// the turn cap's reserve and ataxxab.ExpectedMoves) on 200 positions and clocks from 1 ms to
+// the turn cap's reserve and abrules.ExpectedMoves) on 200 positions and clocks from 1 ms to
 // 10 minutes, with and without an increment.
 func TestCPPClock(t *testing.T) {
 	proc := startParity(t, ataxxCPP(t))
@@ -343,7 +343,7 @@ func TestCPPClock(t *testing.T) {
 			for _, inc := range []int64{0, 100} {
 				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
 				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
-				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), ataxxab.ExpectedMoves(&p), cfg.ReserveDiv)
+				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), abrules.ExpectedMoves(&p), cfg.ReserveDiv)
 				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
 			}
 		}

@@ -41,7 +41,7 @@ func askSearches(t *testing.T, proc *parityProc, cmds []string) []string {
 // are random (a random team loses at once); a playout stops before a mouse reaches row 6.
 func mousePositions(n int, seed uint64) []mouse.Position {
 	rng := rand.New(rand.NewPCG(seed, 0x6d6f757365))
-	g := mouseab.NewWithOptions(mouseab.Options{Seed: seed, HashMB: 1, SolveMB: -1})
+	g := mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{Seed: seed, HashMB: 1}, SolveMB: -1})
 	var buf [mouse.MaxMoves]mouse.Move
 	ps := make([]mouse.Position, 0, n)
 	for range n {
@@ -186,7 +186,7 @@ func TestMouseCPPParity(t *testing.T) {
 		}
 		// One engine searches them all in turn, as in one game: the history and the table
 		// carry over (the first difference is the one to look at).
-		e := mouseab.NewWithOptions(mouseab.Options{Seed: agentSeed})
+		e := mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{Seed: agentSeed}})
 		cmds := []string{fmt.Sprint("seed ", agentSeed), "newgame"}
 		var asked, want []string
 		for _, p := range mousePositions(200, 26) {
@@ -207,7 +207,7 @@ func TestMouseCPPParity(t *testing.T) {
 		if testing.Short() {
 			games, nodes, plies = 30, 5000, 8
 		}
-		e := mouseab.NewWithOptions(mouseab.Options{Seed: agentSeed})
+		e := mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{Seed: agentSeed}})
 		cmds := []string{fmt.Sprint("seed ", agentSeed)}
 		var asked, want []string
 		for _, p := range mousePositions(games, 27) {

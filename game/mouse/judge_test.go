@@ -11,6 +11,7 @@ import (
 
 	"colony/contract"
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/mouseab"
 	"colony/game/mouse/mousegreedy"
@@ -71,7 +72,7 @@ func TestJudgeSessions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	def := mouse.Def()
 	for seat := range 2 {
-		for _, e := range []mouseEngine{mousegreedy.New(3), mouseab.NewWithOptions(mouseab.Options{HashMB: 2})} {
+		for _, e := range []mouseEngine{mousegreedy.New(3), mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{HashMB: 2}})} {
 			s := newSession(t, e)
 			s.send(judge.ReadyLine(seat))
 			if got := s.read(); got != judge.OK {

@@ -9,14 +9,6 @@ import (
 
 var sp480 = Species{4, 8, 0}
 
-// act plays a for the cell at (x,y) on a board built from rows and returns the rows after,
-// the legality, and the game.
-func act(t *testing.T, rules Rules, rows []string, x, y int, a Action) (*Game, bool) {
-	t.Helper()
-	g := Board(rules, sp480, Species{4, 6, 2}, rows...)
-	return g, g.Apply(x, y, a)
-}
-
 func rowsOf(g *Game) string {
 	var r []string
 	for y := range g.H {

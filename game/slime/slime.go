@@ -711,9 +711,6 @@ func (p Position) Gain(m Move) int {
 // Neighbours returns the cells at distance 1 of cell sq on an n x n board.
 func Neighbours(n, sq int) Bitboard { return geoms[n].adj1[sq] }
 
-// Ring2 returns the cells at distance 2 of cell sq on an n x n board.
-func Ring2(n, sq int) Bitboard { return geoms[n].adj2[sq] }
-
 // Dilate returns the cells at distance at most 1 of b on an n x n board (b included).
 func Dilate(n int, b Bitboard) Bitboard {
 	if n <= 8 {

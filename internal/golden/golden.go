@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"colony/engine"
 	"colony/internal/atomicfile"
 )
 
@@ -88,73 +87,4 @@ func Positions[P, M any](n int, seed uint64, start P, maxPly int, moves func(P, 
 		ps = append(ps, p)
 	}
 	return ps
-}
-
-// Engine is what Searches asks of an engine.
-type Engine[P, M any] interface {
-	NewGame()
-	BestMove(p P, lim engine.Limits) M
-	Stats() (depth int, score int32, nodes int64)
-}
-
-// Searches searches each position under each of lims in turn (from a new game at each
-// position: the table and statistics carry over from one limit to the next) and returns a
-// line per search: the engine's name, the position's index, the limits, the move and Stats.
-func Searches[P any, M fmt.Stringer](name string, e Engine[P, M], ps []P, lims ...engine.Limits) []string {
-	var lines []string
-	for i, p := range ps {
-		e.NewGame()
-		for _, lim := range lims {
-			m := e.BestMove(p, lim)
-			depth, score, nodes := e.Stats()
-			lines = append(lines, fmt.Sprintf("%s pos=%d lim=%s move=%v score=%d nodes=%d depth=%d", name, i, limString(lim), m, score, nodes, depth))
-		}
-	}
-	return lines
-}
-
-// Depths are fixed-depth limits, one per depth.
-func Depths(ds ...int) []engine.Limits {
-	lims := make([]engine.Limits, len(ds))
-	for i, d := range ds {
-		lims[i].Depth = d
-	}
-	return lims
-}
-
-func limString(l engine.Limits) string {
-	s := fmt.Sprintf("d%d", l.Depth)
-	if l.Nodes != 0 || l.SoftNodes != 0 {
-		s += fmt.Sprintf("/n%d/s%d", l.Nodes, l.SoftNodes)
-	}
-	if l.MyTime != 0 || l.MoveTime != 0 {
-		s += "/timed" // not reproducible: tests should not record these
-	}
-	return s
-}
-
-// Variant is one engine configuration of a golden tree test and the limits its searches get.
-type Variant[P, M any] struct {
-	Name   string
-	Engine Engine[P, M]
-	Lims   []engine.Limits
-}
-
-// Trees returns the lines of a golden tree test: each position's notation, each variant's
-// Searches, and score's values (a fixed-depth search: an engine's Score) at depths 0 to 3
-// along the positions.
-func Trees[P any, M fmt.Stringer](ps []P, notation func(P) string, vs []Variant[P, M], score func(p *P, depth int) int32) []string {
-	var lines []string
-	for i, p := range ps {
-		lines = append(lines, fmt.Sprintf("pos %d %s", i, notation(p)))
-	}
-	for _, v := range vs {
-		lines = append(lines, Searches(v.Name, v.Engine, ps, v.Lims...)...)
-	}
-	for i := range ps {
-		for d := range 4 {
-			lines = append(lines, fmt.Sprintf("score pos=%d d=%d score=%d", i, d, score(&ps[i], d)))
-		}
-	}
-	return lines
 }

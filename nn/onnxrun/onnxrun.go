@@ -36,10 +36,7 @@ func Load(data []byte) (*Runner, error) {
 	return &Runner{backend: backend, model: model, shape: append([]int(nil), ins[0].Shape()...)}, nil
 }
 
-// InputShape is the shape of the model's input.
-func (r *Runner) InputShape() []int { return r.shape }
-
-// Run evaluates input (laid out as InputShape) and returns a copy of every output, in the
+// Run evaluates input (laid out as the model's input shape) and returns a copy of every output, in the
 // order of the model's outputs.
 func (r *Runner) Run(input []float32) ([][]float32, error) {
 	want := 1

@@ -7,7 +7,10 @@ import (
 
 	"colony/contract/contracttest"
 	"colony/engine"
+	ab "colony/engine/alphabeta"
+	"colony/engine/enginetest"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 )
 
 // randomPosition plays n random legal moves from the start (fewer if the game ends).
@@ -49,7 +52,7 @@ const midgame = `
 
 func TestLegalOnRandomPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	n := 60
 	if testing.Short() {
 		n = 30
@@ -87,7 +90,7 @@ func TestForcedPass(t *testing.T) {
 	p = ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), ataxx.O, 0)
 	e := New()
 	e.BestMove(p, engine.Limits{Depth: 2})
-	if _, s, _ := e.Stats(); s < winBound {
+	if _, s, _ := e.Stats(); s < abrules.WinBound {
 		t.Fatalf("score %d, want a win", s)
 	}
 }
@@ -156,7 +159,7 @@ func TestFindsWins(t *testing.T) {
 			if !winsWithin(p.Apply(m), c.plies-1, me) {
 				t.Fatalf("move %v does not force the win within %d plies", m, c.plies)
 			}
-			if _, s, _ := e.Stats(); s < winBound {
+			if _, s, _ := e.Stats(); s < abrules.WinBound {
 				t.Fatalf("score %d, want a win", s)
 			}
 		})
@@ -179,15 +182,15 @@ func TestTableKeepsScore(t *testing.T) {
 		if p.CountMoves() < 2 {
 			continue
 		}
-		with := NewWithOptions(Options{HashMB: 4, NoLMR: true})
+		with := NewWithOptions(Options{Options: ab.Options{HashMB: 4, NoLMR: true}})
 		with.ab.ExactTT = true
-		without := NewWithOptions(Options{HashMB: -1, NoLMR: true})
+		without := NewWithOptions(Options{Options: ab.Options{HashMB: -1, NoLMR: true}})
 		with.BestMove(p, engine.Limits{Depth: depth})
 		without.BestMove(p, engine.Limits{Depth: depth})
 		d1, s1, n1 := with.Stats()
 		d2, s2, n2 := without.Stats()
 		// A proven result ends the deepening early; both searches must agree on it.
-		if d1 != d2 || d1 != depth && s1 < winBound && s1 > -winBound {
+		if d1 != d2 || d1 != depth && s1 < abrules.WinBound && s1 > -abrules.WinBound {
 			t.Fatalf("depths %d %d, want %d", d1, d2, depth)
 		}
 		if s1 != s2 {
@@ -198,7 +201,7 @@ func TestTableKeepsScore(t *testing.T) {
 }
 
 func TestDeterministicAtFixedDepth(t *testing.T) {
-	contracttest.CheckDeterministic(t, func() contracttest.StatsEngine[ataxx.Position, ataxx.Move] { return New() },
+	enginetest.CheckDeterministic(t, func() enginetest.Engine[ataxx.Position, ataxx.Move] { return New() },
 		mustDiagram(t, midgame, ataxx.O), engine.Limits{Depth: 5})
 }
 
@@ -261,7 +264,7 @@ func TestNodeLimit(t *testing.T) {
 
 func TestNoAllocs(t *testing.T) {
 	p := mustDiagram(t, midgame, ataxx.O)
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	e.BestMove(p, engine.Limits{Depth: 3})
 	allocs := testing.AllocsPerRun(3, func() {
 		e.BestMove(p, engine.Limits{Depth: 3})

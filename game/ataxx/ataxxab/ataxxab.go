@@ -5,38 +5,25 @@
 package ataxxab
 
 import (
-	"math/bits"
 	"time"
 
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 )
 
-// Options configure an Engine. Zero fields take their defaults.
+// Options configure an Engine: the search's (engine/alphabeta; HashMB 0 means 64 MB) and the
+// evaluation weights. Zero fields take their defaults.
 type Options struct {
-	HashMB  int      // transposition table size in megabytes (default 64; negative: no table)
-	Seed    uint64   // perturbs the order of equal root moves (0: none)
-	Depth   int      // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
-	Nodes   int64    // node budget per move (0: none; the smaller of this and Limits.Nodes)
+	ab.Options
 	Weights *Weights // evaluation weights (nil: DefaultWeights)
-	NoLMR   bool     // disable late-move reductions
 }
 
 const defaultHashMB = 64
 
-// SearchConfig returns Bacteria War's search configuration (engine/alphabeta), the base of
-// every Ataxx engine on that search (nnab adds its pruning to it).
-func SearchConfig() ab.Config[ataxx.Move] { return config }
-
-// config is Bacteria War's search configuration (engine/alphabeta; the depth and ply bounds
-// and the history size are its defaults). Killers and root moves keep their history score.
-var config = ab.Config[ataxx.Move]{
-	MaxMoves: ataxx.MaxMoves, NoMove: ataxx.NoMove, Pass: ataxx.Pass,
-	WinScore: winScore, PlyStep: plyStep, WinBound: winBound, Aspiration: 40,
-	KillerBonus: [2]int32{3000, 2500}, KillerHistory: true, RootHistory: true,
-	Reductions: reductions, ReducePVLess: true,
-}
+// config is Bacteria War's search configuration (abrules).
+var config = abrules.SearchConfig()
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent
 // use.
@@ -60,7 +47,7 @@ func NewWithOptions(o Options) *Engine {
 	if o.Weights != nil {
 		e.weights = *o.Weights
 	}
-	e.ab = ab.New(config, ab.Options{HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes, NoLMR: o.NoLMR}, &hooks{w: &e.weights})
+	e.ab = ab.New(config, o.Options, &hooks{w: &e.weights})
 	return e
 }
 
@@ -80,21 +67,11 @@ func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Sta
 // Report is the last search's account for the agent's log (engine.Report).
 func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
 
-// ExpectedMoves is how many own moves the clock is shared among: about half the empty cells
-// (every division fills one), at least 3, at most the moves the turn cap leaves.
-func ExpectedMoves(pos *ataxx.Position) int {
-	n := max((bits.OnesCount64(pos.Empty())+2)/2, 3)
-	if r := pos.OwnTurnsLeft(); r < n {
-		n = max(r, 1)
-	}
-	return n
-}
-
 // clockBudget budgets one move from the spendable whole-game time: a reserve is kept, the rest
 // is shared among the expected own moves, with a hard cap of a few soft budgets and a third of
 // what is left.
 func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	return ab.ClockSplit(myTime, inc, ExpectedMoves(pos), config.ReserveDiv)
+	return ab.ClockSplit(myTime, inc, abrules.ExpectedMoves(pos), config.ReserveDiv)
 }
 
 // BestMove searches pos within lim and returns the best move found; Pass when the side to move
@@ -102,15 +79,12 @@ func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard tim
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
 	// The clock above the turn-cap reserve is shared among the moves.
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ExpectedMoves(&pos))
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
 	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, 0, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass
 }
-
-// WinBound: Score and Stats values at or beyond ±WinBound are proven wins and losses.
-const WinBound = winBound
 
 // Score returns the value of pos for the side to move (hundredths of a piece; proven wins and
 // losses beyond ±12000) by a fixed-depth search: depth 0 is the static evaluation. It is meant

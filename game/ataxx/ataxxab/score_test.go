@@ -4,14 +4,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
+	"colony/game/ataxx/abrules"
 )
 
 // negamax is the plain minimax value of p searched to depth with the same leaf and terminal
 // scores as the engine's hooks h: the reference for Score.
 func negamax(h *hooks, p ataxx.Position, depth, ply int) int32 {
 	if p.Terminal() {
-		return terminalScore(&p, ply)
+		return abrules.TerminalScore(&p, ply)
 	}
 	if depth <= 0 {
 		return h.Leaf(p, ply)
@@ -25,7 +27,7 @@ func negamax(h *hooks, p ataxx.Position, depth, ply int) int32 {
 
 func TestScoreIsMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	e := NewWithOptions(Options{HashMB: 4, NoLMR: true})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4, NoLMR: true}})
 	e.ab.ExactTT = true
 	for i := range 60 {
 		p := randomPosition(rng, rng.IntN(40))
@@ -40,7 +42,7 @@ func TestScoreIsMinimax(t *testing.T) {
 
 func TestScoreNoAllocs(t *testing.T) {
 	p := mustDiagram(t, midgame, ataxx.O)
-	e := NewWithOptions(Options{HashMB: 1})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 1}})
 	e.Score(&p, 2)
 	if n := testing.AllocsPerRun(20, func() { e.Score(&p, 2) }); n != 0 {
 		t.Fatalf("Score allocates %v times per call", n)

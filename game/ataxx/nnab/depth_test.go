@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkNodesToDepth(b *testing.B) {
 	names, ps := depthPositions(b)
 	for i, p := range ps {
 		b.Run(names[i], func(b *testing.B) {
-			e := newEngine(b, Options{Net: net, HashMB: 16})
+			e := newEngine(b, Options{Net: net, Options: ab.Options{HashMB: 16}})
 			var nodes int64
 			for b.Loop() {
 				e.NewGame()

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
+	"colony/engine/enginetest"
 	"colony/game/ataxx"
 	"colony/internal/golden"
 	"colony/models"
@@ -43,26 +45,25 @@ func TestGoldenTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := func(o Options) *Engine {
-		o.Net = net
-		e, err := New(o)
+	e := func(o ab.Options) *Engine {
+		e, err := New(Options{Options: o, Net: net})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return e
 	}
-	lines := golden.Trees(goldenPositions(t), ataxx.Position.FEN, []golden.Variant[ataxx.Position, ataxx.Move]{
-		{Name: "default", Engine: e(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
-		{Name: "noprune", Engine: e(Options{HashMB: 4, NoPrune: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
-		{Name: "nolmr", Engine: e(Options{HashMB: 4, NoLMR: true}), Lims: golden.Depths(1, 2, 3, 4, 5)},
-		{Name: "plain", Engine: e(Options{HashMB: 4, NoLMR: true, NoPrune: true}), Lims: golden.Depths(2, 4)},
-		{Name: "null", Engine: e(Options{HashMB: 4, Null: true}), Lims: golden.Depths(3, 5, 7)},
-		{Name: "nullplain", Engine: e(Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}), Lims: golden.Depths(4)},
-		{Name: "seed", Engine: e(Options{Seed: 99}), Lims: golden.Depths(5)},
-		{Name: "notable", Engine: e(Options{HashMB: -1}), Lims: golden.Depths(4)},
-		{Name: "optdepth", Engine: e(Options{HashMB: 4, Depth: 3}), Lims: golden.Depths(5)},
-		{Name: "nodes", Engine: e(Options{HashMB: 4, Nodes: 4000}), Lims: []engine.Limits{{}}},
-		{Name: "softnodes", Engine: e(Options{HashMB: 4}), Lims: []engine.Limits{{Nodes: 20000, SoftNodes: 3000}}},
-	}, e(Options{HashMB: 4}).Score)
+	lines := enginetest.Trees(goldenPositions(t), ataxx.Position.FEN, []enginetest.Variant[ataxx.Position, ataxx.Move]{
+		{Name: "default", Engine: e(ab.Options{HashMB: 4}), Lims: enginetest.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "noprune", Engine: e(ab.Options{HashMB: 4, NoPrune: true}), Lims: enginetest.Depths(1, 2, 3, 4, 5)},
+		{Name: "nolmr", Engine: e(ab.Options{HashMB: 4, NoLMR: true}), Lims: enginetest.Depths(1, 2, 3, 4, 5)},
+		{Name: "plain", Engine: e(ab.Options{HashMB: 4, NoLMR: true, NoPrune: true}), Lims: enginetest.Depths(2, 4)},
+		{Name: "null", Engine: e(ab.Options{HashMB: 4, Null: true}), Lims: enginetest.Depths(3, 5, 7)},
+		{Name: "nullplain", Engine: e(ab.Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}), Lims: enginetest.Depths(4)},
+		{Name: "seed", Engine: e(ab.Options{Seed: 99}), Lims: enginetest.Depths(5)},
+		{Name: "notable", Engine: e(ab.Options{HashMB: -1}), Lims: enginetest.Depths(4)},
+		{Name: "optdepth", Engine: e(ab.Options{HashMB: 4, Depth: 3}), Lims: enginetest.Depths(5)},
+		{Name: "nodes", Engine: e(ab.Options{HashMB: 4, Nodes: 4000}), Lims: []engine.Limits{{}}},
+		{Name: "softnodes", Engine: e(ab.Options{HashMB: 4}), Lims: []engine.Limits{{Nodes: 20000, SoftNodes: 3000}}},
+	}, e(ab.Options{HashMB: 4}).Score)
 	golden.Check(t, "testdata/golden.txt", golden.Header(ataxx.Info.Name, "nnab-trees"), lines)
 }

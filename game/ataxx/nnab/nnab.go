@@ -21,7 +21,8 @@ import (
 	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
+	"colony/models"
 	"colony/nn/nnue"
 )
 
@@ -55,25 +56,29 @@ func CheckModel(m *nnue.Model) error {
 	return CheckArch(m.Arch)
 }
 
+// LoadNet loads the net nnab plays with: the Bacteria War nnue model file at path, or the
+// newest embedded one (colony/models) when path is "", checked (CheckModel) and quantized;
+// name is the file's.
+func LoadNet(path string) (net *nnue.Net, name string, err error) {
+	m, name, err := models.LoadNNUE(ataxx.Info.Name, ataxx.EncoderVersion, path)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := CheckModel(m); err != nil {
+		return nil, "", fmt.Errorf("%w (%s)", err, name)
+	}
+	net, err = nnue.Quantize(m, 0)
+	return net, name, err
+}
+
 // Pieces returns p's pieces in the nnue order (O's, X's).
 func Pieces(p *ataxx.Position) [2]uint64 { return [2]uint64{p.Pieces(ataxx.O), p.Pieces(ataxx.X)} }
 
-// Options configure an Engine. Zero fields take their defaults.
+// Options configure an Engine: the search's (engine/alphabeta; HashMB 0 means 64 MB) and
+// the net. Zero fields take their defaults.
 type Options struct {
-	Net     *nnue.Net // the evaluation (required)
-	HashMB  int       // transposition table megabytes (default 64; negative: none)
-	Seed    uint64    // perturbs the order of equal root moves (0: none)
-	Depth   int       // fixed maximum depth (0: none)
-	Nodes   int64     // node budget per move (0: none)
-	NoLMR   bool      // no late-move reductions
-	NoPrune bool      // no reverse futility or late-move pruning near the leaves
-	Null    bool      // null-move pruning
-	// IIR: internal iterative reduction (engine/alphabeta.Options.IIR), an experiment that
-	// changes the trees (docs/search.md).
-	IIR bool
-	// Singular: singular extensions (engine/alphabeta.Options.Singular), an experiment that
-	// changes the trees (docs/search.md).
-	Singular bool
+	ab.Options
+	Net *nnue.Net // the evaluation (required)
 }
 
 const defaultHashMB = 64
@@ -96,10 +101,7 @@ func New(o Options) (*Engine, error) {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	return &Engine{ab: ab.New(config, ab.Options{
-		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
-		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR, Singular: o.Singular,
-	}, newHooks(o.Net))}, nil
+	return &Engine{ab: ab.New(config, o.Options, newHooks(o.Net))}, nil
 }
 
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
@@ -132,19 +134,16 @@ func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Sta
 func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
 
 // BestMove searches pos within lim: Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over ataxxab.ExpectedMoves), so both engines spend alike, and no
+// (engine/alphabeta.Budget over abrules.ExpectedMoves), so both engines spend alike, and no
 // new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
 	start := time.Now()
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), ataxxab.ExpectedMoves(&pos))
+	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
 	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass
 }
-
-// WinBound: scores at or beyond ±WinBound are proven wins and losses.
-const WinBound = winBound
 
 // Score returns a fixed-depth search score of pos for the side to move (depth 0: the net's
 // evaluation, or the proven result of a stuck side). No clock; the table is shared with

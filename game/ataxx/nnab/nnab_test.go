@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
+	"colony/game/ataxx/abrules"
 	"colony/internal/cputime"
 	"colony/models"
 	"colony/nn/nnue"
@@ -223,7 +224,7 @@ func TestSearchZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{HashMB: 4}, {HashMB: 4, Null: true, Net: testNet(t, 32, 16)}, {HashMB: 4, Net: sqNet}} {
+	for _, o := range []Options{{Options: ab.Options{HashMB: 4}}, {Options: ab.Options{HashMB: 4, Null: true}, Net: testNet(t, 32, 16)}, {Options: ab.Options{HashMB: 4}, Net: sqNet}} {
 		e := newEngine(t, o)
 		e.BestMove(p, engine.Limits{Depth: 3})
 		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
@@ -238,7 +239,7 @@ func TestSearchZeroAllocs(t *testing.T) {
 // net scores worst for the opponent (or a proven result), and scores it so.
 func TestDepthOneIsNetArgmax(t *testing.T) {
 	net := testNet(t, 64, 0)
-	e := newEngine(t, Options{Net: net, HashMB: -1})
+	e := newEngine(t, Options{Options: ab.Options{HashMB: -1}, Net: net})
 	rng := rand.New(rand.NewPCG(3, 3))
 	acc := net.NewAcc()
 	checked := 0
@@ -253,12 +254,12 @@ func TestDepthOneIsNetArgmax(t *testing.T) {
 				c := p.Apply(m)
 				var v int32
 				if c.Terminal() {
-					v = -ataxxab.TerminalScore(&c, 1)
+					v = -abrules.TerminalScore(&c, 1)
 				} else if s, ok := stuckScoreIfBlocked(&c); ok {
 					v = -s
 				} else {
 					net.Refresh(acc, Pieces(&c))
-					v = -min(max(net.Evaluate(acc, c.ToMove()), -winBound+1), winBound-1)
+					v = -min(max(net.Evaluate(acc, c.ToMove()), -abrules.WinBound+1), abrules.WinBound-1)
 				}
 				best = max(best, v)
 			}
@@ -282,7 +283,7 @@ func stuckScoreIfBlocked(p *ataxx.Position) (int32, bool) {
 	if ataxx.Dilate(ataxx.Dilate(us))&p.Empty() != 0 {
 		return 0, false
 	}
-	return ataxxab.StuckScore(p, 1)
+	return abrules.StuckScore(p, 1)
 }
 
 // TestTakesTheWin: O can take X's last pieces at once.
@@ -298,25 +299,36 @@ func TestTakesTheWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEngine(t, Options{HashMB: 4})
+	e := newEngine(t, Options{Options: ab.Options{HashMB: 4}})
 	m := e.BestMove(p, engine.Limits{Depth: 4})
 	c := p.Apply(m)
 	_, score, _ := e.Stats()
-	if c.Count(ataxx.X) != 0 || score < winBound {
+	if c.Count(ataxx.X) != 0 || score < abrules.WinBound {
 		t.Fatalf("plays %v (X keeps %d pieces), score %d", m, c.Count(ataxx.X), score)
 	}
 }
 
-// TestLegalUnderClock: moves are legal and the clock is kept along a game against itself.
+// TestLegalUnderClock: moves are legal and the clock is kept along a game against itself,
+// 1.5 s a side for 60 plies. Each move is charged the CPU time of the search's thread (the
+// wall clock where the system gives none) plus 0.5 ms: on a quiet machine that is the move's
+// wall time, and on a loaded one it leaves out only the time spent waiting for a core, which
+// no engine controls, so the test holds on a busy machine without a looser clock.
 func TestLegalUnderClock(t *testing.T) {
-	e := newEngine(t, Options{HashMB: 4, Seed: 5})
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	e := newEngine(t, Options{Options: ab.Options{HashMB: 4, Seed: 5}})
 	p := ataxx.Start()
-	left := [2]float64{1.5, 1.5}
+	left := [2]time.Duration{1500 * time.Millisecond, 1500 * time.Millisecond}
 	for ply := 0; !p.Terminal() && ply < 60; ply++ {
-		lim := engine.Limits{MyTime: secs(left[p.ToMove()]), OppTime: secs(left[p.ToMove()^1])}
-		st := cputimeNow()
+		lim := engine.Limits{MyTime: left[p.ToMove()], OppTime: left[p.ToMove()^1]}
+		c0, ok0 := cputime.Thread()
+		w0 := time.Now()
 		m := e.BestMove(p, lim)
-		left[p.ToMove()] -= sinceSecs(st)
+		cost := time.Since(w0)
+		if c1, ok1 := cputime.Thread(); ok0 && ok1 {
+			cost = c1 - c0
+		}
+		left[p.ToMove()] -= cost + 500*time.Microsecond
 		if !p.IsLegal(m) {
 			t.Fatalf("illegal %v in\n%s", m, p.Diagram())
 		}
@@ -325,13 +337,14 @@ func TestLegalUnderClock(t *testing.T) {
 		}
 		p = p.Apply(m)
 	}
+	t.Logf("clock left: O %v, X %v", left[ataxx.O], left[ataxx.X])
 }
 
 // benchSearch searches pos to a fixed depth from a new game each time and reports nodes per
 // second and per CPU-second of the searching thread; the table's clear at each new game is
 // outside both (it is not search work, and it would weigh more on the shorter pruned trees).
 func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net, noPrune bool) {
-	e := newEngine(b, Options{Net: net, HashMB: 16, NoPrune: noPrune})
+	e := newEngine(b, Options{Options: ab.Options{HashMB: 16, NoPrune: noPrune}, Net: net})
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var nodes int64
@@ -407,12 +420,9 @@ func benchMidgame(b *testing.B) ataxx.Position {
 	return p
 }
 
-func secs(s float64) time.Duration  { return time.Duration(s * float64(time.Second)) }
-func cputimeNow() time.Time         { return time.Now() }
-func sinceSecs(t time.Time) float64 { return time.Since(t).Seconds() + 0.0005 }
-
 // TestExperimentsChangeTheTree: the search experiments that are off by default (singular
-// extensions; IIR is on by default) change a deep search's tree when on, and it still plays a legal move
+// extensions; IIR is on by default) change a deep search's tree when on, and it still plays
+// a legal move
 // without allocating.
 func TestExperimentsChangeTheTree(t *testing.T) {
 	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
@@ -421,7 +431,7 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 	}
 	net := benchNet(t)
 	var base int64
-	for i, o := range []Options{{}, {Singular: true}} {
+	for i, o := range []Options{{}, {Options: ab.Options{Singular: true}}} {
 		o.Net, o.HashMB = net, 4
 		e := newEngine(t, o)
 		m := e.BestMove(p, engine.Limits{Depth: 8})

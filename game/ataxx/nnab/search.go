@@ -3,26 +3,16 @@ package nnab
 import (
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
-	"colony/game/ataxx/ataxxab"
-	"colony/internal/splitmix"
+	"colony/game/ataxx/abrules"
 	"colony/nn/nnue"
 )
 
-// Scores are hundredths of a piece for the side to move (the net's logit x its ScoreScale).
-// Finished games and forced passes with a known end score as in game/ataxx/ataxxab
-// (TerminalScore, StuckScore: the two searches agree); the net's scores are clamped inside
-// ±(winBound-1).
-const (
-	winBound = ataxxab.WinBound
-	maxPly   = 128 // engine/alphabeta's default Config.MaxPly
-)
-
-// config is the search's configuration: Bacteria War's (game/ataxx/ataxxab), with the
+// config is the search's configuration: Bacteria War's (game/ataxx/abrules), with the
 // table move and the first killer searched before any move is generated, root ties in move
 // order, and pruning near the leaves (Options.NoPrune turns it off): reverse futility up to
 // depth 3 with 120 a ply, late-move pruning up to depth 3 after 8, 14, 24 moves.
 var config = func() ab.Config[ataxx.Move] {
-	c := ataxxab.SearchConfig()
+	c := abrules.SearchConfig()
 	c.Staged, c.RootTieMove = true, true
 	c.RFPDepth, c.RFPMargin = 6, 20
 	c.QuietBelow = quietBelow
@@ -36,7 +26,7 @@ var config = func() ab.Config[ataxx.Move] {
 	return c
 }()
 
-// quietLeap sorts the leaps that capture nothing after every other move (ataxxab.Rules), and
+// quietLeap sorts the leaps that capture nothing after every other move (abrules.Rules), and
 // quietBelow marks them for the search's quiet-move pruning: their ordering value is at most
 // -700-quietLeap, plus a history of at most 16384/8, where every other move's is at least -700
 // less that history (a killer's bonus can lift a quiet killer above the mark).
@@ -45,14 +35,8 @@ const (
 	quietBelow = -6000
 )
 
-var turnKeys [ataxx.MaxTurns + 2]uint64
-
-func init() {
-	s := uint64(0x6e6e61622d747572) // "nnab-tur"
-	for i := range turnKeys {
-		turnKeys[i] = splitmix.Next(&s)
-	}
-}
+// turnKeys are nnab's turn keys (abrules.TurnKeys), drawn from "nnab-tur".
+var turnKeys = abrules.NewTurnKeys(0x6e6e61622d747572)
 
 // delta is how the accumulator of a ply follows from its parent's.
 type delta struct {
@@ -69,11 +53,11 @@ type delta struct {
 // date from its parent's only when its node is evaluated (a node cut by the table or finished
 // by the rules costs no update).
 type hooks struct {
-	ataxxab.Rules
+	abrules.Rules
 	net   *nnue.Net
-	acc   [maxPly + 1]nnue.Acc
-	accOK [maxPly + 1]bool
-	delta [maxPly + 1]delta
+	acc   [abrules.MaxPly + 1]nnue.Acc
+	accOK [abrules.MaxPly + 1]bool
+	delta [abrules.MaxPly + 1]delta
 }
 
 func newHooks(net *nnue.Net) *hooks {
@@ -86,7 +70,7 @@ func newHooks(net *nnue.Net) *hooks {
 }
 
 // Key mixes the turn count into the hash: the turn cap makes a position's value depend on it.
-func (h *hooks) Key(p ataxx.Position) uint64 { return p.Hash() ^ turnKeys[p.Turns()] }
+func (h *hooks) Key(p ataxx.Position) uint64 { return turnKeys.Key(&p) }
 
 // Root computes the root accumulator from scratch.
 func (h *hooks) Root(p ataxx.Position) {
@@ -126,16 +110,19 @@ func (h *hooks) ensure(ply int) {
 	h.accOK[ply] = true
 }
 
-// Static is the net's score of p (at ply) for its side to move.
+// Static is the net's score of p (at ply) for its side to move: hundredths of a piece (the
+// net's logit x its ScoreScale), clamped inside ±(abrules.WinBound-1). Finished games and
+// forced passes with a known end score as in every Ataxx search (abrules.TerminalScore,
+// abrules.StuckScore).
 func (h *hooks) Static(p ataxx.Position, ply int) int32 {
 	h.ensure(ply)
 	v := h.net.Evaluate(h.acc[ply], p.ToMove())
-	return min(max(v, -winBound+1), winBound-1)
+	return min(max(v, -abrules.WinBound+1), abrules.WinBound-1)
 }
 
 // Leaf is a blocked side's known result, else the net's score.
 func (h *hooks) Leaf(p ataxx.Position, ply int) int32 {
-	if v, ok := ataxxab.BlockedScore(&p, ply); ok {
+	if v, ok := abrules.BlockedScore(&p, ply); ok {
 		return v
 	}
 	return h.Static(p, ply)

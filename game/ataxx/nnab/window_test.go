@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/nn/nnue"
 )
@@ -115,7 +116,7 @@ func TestWindowSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, net := range windowNets(t) {
-		e := newEngine(t, Options{Net: net, HashMB: 4})
+		e := newEngine(t, Options{Options: ab.Options{HashMB: 4}, Net: net})
 		if m := e.BestMove(p, engine.Limits{Depth: 4}); !p.IsLegal(m) {
 			t.Fatalf("%s: illegal move %v", net.Arch(), m)
 		}

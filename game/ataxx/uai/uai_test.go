@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/game/ataxx/ataxxab"
 	"colony/game/ataxx/ataxxtest"
@@ -151,7 +152,9 @@ var (
 // finished depth (1 to 8, in order, with nodes growing and a legal principal variation whose
 // first move is the bestmove), then bestmove.
 func TestUAIInfoLines(t *testing.T) {
-	factory := func() (Engine, error) { return ataxxab.NewWithOptions(ataxxab.Options{HashMB: 4}), nil }
+	factory := func() (Engine, error) {
+		return ataxxab.NewWithOptions(ataxxab.Options{Options: ab.Options{HashMB: 4}}), nil
+	}
 	out, _, _ := uaiOnString(t, "uai\nisready\nposition startpos moves b6 a2\ngo depth 8\nquit\n", factory)
 	var infos []string
 	best := ""

@@ -4,8 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"colony/contract/contracttest"
 	"colony/engine"
+	ab "colony/engine/alphabeta"
+	"colony/engine/enginetest"
 	"colony/game/mouse"
 	"colony/game/mouse/mousegreedy"
 	"colony/game/mouse/mousetest"
@@ -13,7 +14,7 @@ import (
 )
 
 func TestLegalInRandomGames(t *testing.T) {
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	games := 6
 	if testing.Short() {
 		games = 2
@@ -37,7 +38,7 @@ func TestFindsWins(t *testing.T) {
 			if c.Plies > 1 && mousetest.WinsWithin(p, c.Plies-2, me) {
 				t.Fatalf("bad test: a faster win exists")
 			}
-			e := NewWithOptions(Options{HashMB: 4})
+			e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 			m := e.BestMove(p, engine.Limits{Depth: c.Plies + 1})
 			if !p.IsLegal(m) {
 				t.Fatalf("illegal move %v", m)
@@ -75,7 +76,7 @@ func TestSeesTheLoss(t *testing.T) {
 		if q.CountMoves() < 2 {
 			continue // a forced move is answered without a search
 		}
-		e := NewWithOptions(Options{HashMB: 4})
+		e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 		e.BestMove(q, engine.Limits{Depth: c.Plies})
 		if _, s, _ := e.Stats(); s > -winBound {
 			t.Errorf("%s: the loser scores %d after %v", c.Name, s, m)
@@ -153,8 +154,8 @@ func TestTableKeepsScoreAndDeterministic(t *testing.T) {
 		ps = append(ps, p)
 	}
 	for _, p := range ps {
-		contracttest.CheckDeterministic(t, func() contracttest.StatsEngine[mouse.Position, mouse.Move] {
-			return NewWithOptions(Options{HashMB: 4})
+		enginetest.CheckDeterministic(t, func() enginetest.Engine[mouse.Position, mouse.Move] {
+			return NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 		}, p, engine.Limits{Depth: 4})
 	}
 }
@@ -190,7 +191,7 @@ func TestLimits(t *testing.T) {
 
 func TestNoAllocs(t *testing.T) {
 	p := mouse.Start().Apply(mouse.MouseStep(5))
-	e := NewWithOptions(Options{HashMB: 4})
+	e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 	e.BestMove(p, engine.Limits{Depth: 3})
 	if allocs := testing.AllocsPerRun(3, func() { e.BestMove(p, engine.Limits{Depth: 3}) }); allocs != 0 {
 		t.Fatalf("%v allocations per search", allocs)
@@ -201,7 +202,7 @@ func TestNoAllocs(t *testing.T) {
 // opponent is greedy, so that the game runs long), charging 0.5 ms a move for the pipes.
 func TestWholeGameOnAShortClock(t *testing.T) {
 	for role := range 2 {
-		ab := NewWithOptions(Options{HashMB: 8, Seed: uint64(role + 1)})
+		ab := NewWithOptions(Options{Options: ab.Options{HashMB: 8, Seed: uint64(role + 1)}})
 		g := mousegreedy.New(uint64(role))
 		a, b := mousetest.Engine(ab), mousetest.Engine(g)
 		if role == mouse.Team {
@@ -247,7 +248,7 @@ func TestPlaysProvenWin(t *testing.T) {
 		t.Fatalf("after a team move: %+v", r)
 	}
 	for _, lim := range []engine.Limits{{Nodes: 20000}, {MyTime: 5 * time.Second}} {
-		e := NewWithOptions(Options{HashMB: 4})
+		e := NewWithOptions(Options{Options: ab.Options{HashMB: 4}})
 		m := e.BestMove(p, lim)
 		_, score, _ := e.Stats()
 		if score < WinBound {
@@ -266,7 +267,7 @@ func TestAvoidsProvenLosses(t *testing.T) {
 	checked, games := 0, 0
 	for seed := uint64(1); seed <= 12 && checked < 6; seed++ {
 		games++
-		a := NewWithOptions(Options{HashMB: 2, Seed: seed, SolveMB: -1})
+		a := NewWithOptions(Options{Options: ab.Options{HashMB: 2, Seed: seed}, SolveMB: -1})
 		p := mouse.Start()
 		for !p.Terminal() && checked < 6 {
 			if p.ToMove() == mouse.Team && p.MouseStepsLeft() <= 45 {
@@ -283,7 +284,7 @@ func TestAvoidsProvenLosses(t *testing.T) {
 				}
 				if lost > 0 && safe > 0 {
 					checked++
-					e := NewWithOptions(Options{HashMB: 4, Seed: seed})
+					e := NewWithOptions(Options{Options: ab.Options{HashMB: 4, Seed: seed}})
 					m := e.BestMove(p, engine.Limits{Nodes: 100000})
 					if w, _ := pr.Wins(p.Apply(m), mouse.Mice, depth-1); w {
 						t.Errorf("move %v loses within %d plies; %d of %d moves do not\n%s", m, depth, safe, len(moves), p.Diagram())
@@ -302,10 +303,10 @@ func TestAvoidsProvenLosses(t *testing.T) {
 // TestEvalCacheKeepsResults: the evaluation cache changes no search result, for either
 // profile, when one engine searches positions of both sides in turn (their leaves overlap).
 func TestEvalCacheKeepsResults(t *testing.T) {
-	cached := NewWithOptions(Options{HashMB: 4, SolveMB: -1})
+	cached := NewWithOptions(Options{Options: ab.Options{HashMB: 4}, SolveMB: -1})
 	p := mouse.Start()
 	for ply := range 12 {
-		plain := NewWithOptions(Options{HashMB: 4, SolveMB: -1, noEvalCache: true})
+		plain := NewWithOptions(Options{Options: ab.Options{HashMB: 4}, SolveMB: -1, noEvalCache: true})
 		cached.NewGame()
 		mc := cached.BestMove(p, engine.Limits{Depth: 4})
 		mp := plain.BestMove(p, engine.Limits{Depth: 4})

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
+	"colony/engine/enginetest"
 	"colony/game/mouse"
 	"colony/internal/golden"
 )
@@ -16,11 +18,11 @@ func TestGoldenTrees(t *testing.T) {
 	legal := func(p mouse.Position, b []mouse.Move) []mouse.Move { return p.LegalMoves(b) }
 	ps := golden.Positions(50, 43, mouse.Start(), 80, legal, mouse.Position.Apply, mouse.Position.Terminal)
 	noProver := func(o Options) *Engine { o.SolveMB = -1; return NewWithOptions(o) }
-	lines := golden.Trees(ps, mouse.Position.String, []golden.Variant[mouse.Position, mouse.Move]{
-		{Name: "default", Engine: noProver(Options{HashMB: 4}), Lims: golden.Depths(1, 2, 3, 4, 5, 6, 7)},
-		{Name: "seed", Engine: noProver(Options{Seed: 17}), Lims: golden.Depths(5)},
-		{Name: "notable", Engine: noProver(Options{HashMB: -1}), Lims: golden.Depths(4)},
-		{Name: "nodes", Engine: NewWithOptions(Options{HashMB: 4, Nodes: 5000}), Lims: []engine.Limits{{}}},
-	}, noProver(Options{HashMB: 4}).Score)
+	lines := enginetest.Trees(ps, mouse.Position.String, []enginetest.Variant[mouse.Position, mouse.Move]{
+		{Name: "default", Engine: noProver(Options{Options: ab.Options{HashMB: 4}}), Lims: enginetest.Depths(1, 2, 3, 4, 5, 6, 7)},
+		{Name: "seed", Engine: noProver(Options{Options: ab.Options{Seed: 17}}), Lims: enginetest.Depths(5)},
+		{Name: "notable", Engine: noProver(Options{Options: ab.Options{HashMB: -1}}), Lims: enginetest.Depths(4)},
+		{Name: "nodes", Engine: NewWithOptions(Options{Options: ab.Options{HashMB: 4, Nodes: 5000}}), Lims: []engine.Limits{{}}},
+	}, noProver(Options{Options: ab.Options{HashMB: 4}}).Score)
 	golden.Check(t, "testdata/golden.txt", golden.Header(mouse.Info.Name, "alphabeta-trees"), lines)
 }

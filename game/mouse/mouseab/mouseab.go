@@ -15,12 +15,10 @@ import (
 	"colony/game/mouse/solve"
 )
 
-// Options configure an Engine. Zero fields take their defaults.
+// Options configure an Engine: the search's (engine/alphabeta; HashMB 0 means 32 MB) and the
+// prover's. Zero fields take their defaults.
 type Options struct {
-	HashMB int    // transposition table size in megabytes (default 32; negative: no table)
-	Seed   uint64 // perturbs the order of equal root moves (0: none)
-	Depth  int    // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
-	Nodes  int64  // node budget per move (0: none; the smaller of this and Limits.Nodes)
+	ab.Options
 	// SolveMB is the table of the prover (game/mouse/solve) that runs before the search once
 	// proofs are within reach, and whose winning move is played when it finds one (default
 	// 16; negative: no prover).
@@ -72,9 +70,7 @@ func NewWithOptions(o Options) *Engine {
 		o.SolveMB = defaultSolveMB
 	}
 	h := &hooks{}
-	return &Engine{opts: o, h: h, ab: ab.New(config, ab.Options{
-		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
-	}, h)}
+	return &Engine{opts: o, h: h, ab: ab.New(config, o.Options, h)}
 }
 
 // Name returns "alphabeta".

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"colony/engine"
+	ab "colony/engine/alphabeta"
 	"colony/game/mouse"
 	"colony/game/mouse/mouseab"
 	"colony/game/mouse/solve"
@@ -64,8 +65,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			mice, team = solve.RandomMover(*seed), solve.RandomMover(*seed+1)
 		case "alphabeta":
 			l := engine.Limits{Nodes: *playerNodes}
-			a := mouseab.NewWithOptions(mouseab.Options{Seed: *seed, HashMB: 16})
-			b := mouseab.NewWithOptions(mouseab.Options{Seed: *seed + 1, HashMB: 16})
+			a := mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{Seed: *seed, HashMB: 16}})
+			b := mouseab.NewWithOptions(mouseab.Options{Options: ab.Options{Seed: *seed + 1, HashMB: 16}})
 			mice, team = solve.EngineMover(a, l), solve.EngineMover(b, l)
 		default:
 			return fail(fmt.Errorf("-players %q: random or alphabeta", *players))

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"colony/agent"
+	"colony/agentdef"
 	"colony/arena"
-	"colony/contract"
 	"colony/engine"
 	"colony/game/slime"
 	"colony/game/slime/bots"
@@ -208,7 +208,7 @@ func TestRegistered(t *testing.T) {
 	}
 	var players []arena.Player
 	for _, name := range []string{"greedy", "jumper", "simplebot", "greedy"} {
-		pl, err := g.NewPlayer(name, contract.EngineOptions{Seed: 3})
+		pl, err := g.NewPlayer(name, agentdef.EngineOptions{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestRegistered(t *testing.T) {
 	if !strings.HasPrefix(rec.Outcome, "board full") && !strings.HasPrefix(rec.Outcome, "2000-turn cap") {
 		t.Errorf("outcome %q", rec.Outcome)
 	}
-	if err := g.Serve("koth", "greedy", contract.EngineOptions{}, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+	if err := g.Serve("koth", "greedy", agentdef.EngineOptions{}, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 		t.Error("the koth protocol served a session on stdin")
 	}
 }

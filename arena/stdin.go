@@ -8,16 +8,18 @@ import (
 	"time"
 )
 
-// Stdin referee: the contract of the Petri Dish driver petri.js (docs/rules.md §4), for a
-// two-player game played one process per single action with the input on stdin:
+// The stdin referee, for any two-player game played one process per single action with the
+// input on stdin (its contract is the Petri Dish driver petri.js's, docs/rules.md §4; package
+// petri's Match is the game that registers it):
 //
 //   - at the start of each game each program is run once with "BEGIN" on stdin; its first
-//     line is handed to the game (an invalid species is the game's business: Petri Dish
-//     forfeits that seat, the driver's fatal error);
-//   - then every action starts a new process with the acting cell's view on stdin (the game's
-//     Input); the first line of its stdout (up to the newline, or everything before EOF) is
-//     the action; a line that is no legal action is played as the game decides (a REST) and
-//     counted as invalid, and so is a process with no line after MoveLimit (killed);
+//     line is handed to the game (an invalid answer is the game's business: Petri Dish
+//     forfeits the seat of an invalid species, the driver's fatal error);
+//   - then every action starts a new process with the game's Input on stdin (Petri Dish: the
+//     acting cell's view); the first line of its stdout (up to the newline, or everything
+//     before EOF) is the action; a line that is no legal action is played as the game decides
+//     (Petri Dish: a REST) and counted as invalid, and so is a process with no line after
+//     MoveLimit (killed);
 //   - the referee does not wait for the program to exit after its line: it kills the
 //     process group and reaps it;
 //   - the game (not the referee) checks for a winner after every action;
@@ -80,7 +82,7 @@ type StdinRecord struct {
 	Index   int      `json:"index"`
 	AFirst  bool     `json:"a_first"`
 	Players []string `json:"players"` // commands by seat
-	Species []string `json:"species"` // BEGIN answers by seat
+	Species []string `json:"species"` // BEGIN answers by seat (Petri Dish: the species)
 	Winner  string   `json:"winner"`  // "A", "B" or "draw"
 	Cells   []int    `json:"cells"`   // by seat
 	Outcome string   `json:"outcome"`

@@ -1,0 +1,208 @@
+// Package abrules is what every Bacteria War (Ataxx 7x7) search on engine/alphabeta shares:
+// the scoring of finished games and of a stuck side, the static move order, the hooks that
+// carry them (Rules), the search configuration with its late-move reductions, the clock's
+// share of moves, and the turn keys of the transposition table. The classical engine
+// (game/ataxx/ataxxab) and the nnue engine (game/ataxx/nnab) embed Rules and add their table
+// key and evaluation; their trees agree wherever the evaluation does not enter.
+package abrules
+
+import (
+	"math/bits"
+
+	ab "colony/engine/alphabeta"
+	"colony/game/ataxx"
+	"colony/internal/splitmix"
+)
+
+// Scores are hundredths of a piece from the side to move's point of view. A finished game
+// scores WinScore - PlyStep*ply + margin for the winner (faster wins first, then larger
+// margins), its negation for the loser, and 0 for a draw. Scores at or beyond ±WinBound are
+// proven wins and losses; an evaluation stays inside them.
+const (
+	WinScore int32 = 30000
+	PlyStep  int32 = 50 // > the largest margin (49)
+	WinBound int32 = 12000
+)
+
+// MaxPly is how far from the root a Bacteria War search reaches (its config's MaxPly): an engine's
+// per-ply stacks have MaxPly+1 entries.
+const MaxPly = 128
+
+// SearchConfig returns Bacteria War's search configuration (engine/alphabeta), the base of
+// every Ataxx engine on that search (nnab adds its pruning to it).
+func SearchConfig() ab.Config[ataxx.Move] { return config }
+
+// config is Bacteria War's search configuration (engine/alphabeta; the depth bound and the
+// history size are its defaults). Killers and root moves keep their history score.
+var config = ab.Config[ataxx.Move]{
+	MaxPly: MaxPly, MaxMoves: ataxx.MaxMoves, NoMove: ataxx.NoMove, Pass: ataxx.Pass,
+	WinScore: WinScore, PlyStep: PlyStep, WinBound: WinBound, Aspiration: 40,
+	KillerBonus: [2]int32{3000, 2500}, KillerHistory: true, RootHistory: true,
+	Reductions: Reductions, ReducePVLess: true,
+}
+
+// Reductions is Bacteria War's late-move reduction table, by depth and move index: Ataxx has
+// a large branching factor and the ordering by gain is good, so late moves are reduced early
+// and deeply (measured in self-play against a milder table: 60% of 60 games at equal nodes).
+var Reductions = func() *ab.LMR {
+	var t ab.LMR
+	for d := range 64 {
+		for i := range 64 {
+			r := 0
+			if d >= 3 && i >= 2 {
+				r = 1
+				if i >= 6 && d >= 4 {
+					r = 2
+				}
+				if i >= 16 && d >= 6 {
+					r = 3
+				}
+			}
+			t[d][i] = int8(r)
+		}
+	}
+	return &t
+}()
+
+// ExpectedMoves is how many own moves the clock is shared among: about half the empty cells
+// (every division fills one), at least 3, at most the moves the turn cap leaves.
+func ExpectedMoves(pos *ataxx.Position) int {
+	n := max((bits.OnesCount64(pos.Empty())+2)/2, 3)
+	if r := pos.OwnTurnsLeft(); r < n {
+		n = max(r, 1)
+	}
+	return n
+}
+
+// TurnKeys are keys mixed into a position's hash by its turn count (turns 0 to
+// ataxx.MaxTurns+1): the 400-turn cap makes a position's value depend on it, so table entries
+// from different turns must not be confused. Each engine draws its own table from its own
+// seed (NewTurnKeys): the keys are part of its trees' definition (which positions share a
+// table slot), and of the C++ port's. (nnab on ataxxab's seed changes the node counts of 12
+// of its 1650 golden lines.)
+type TurnKeys [ataxx.MaxTurns + 2]uint64
+
+// NewTurnKeys draws the keys from splitmix64 seeded with seed.
+func NewTurnKeys(seed uint64) *TurnKeys {
+	var k TurnKeys
+	s := seed
+	for i := range k {
+		k[i] = splitmix.Next(&s)
+	}
+	return &k
+}
+
+// Key is p's table key: its hash with its turn count's key.
+func (k *TurnKeys) Key(p *ataxx.Position) uint64 { return p.Hash() ^ k[p.Turns()] }
+
+// Rules are the hooks of engine/alphabeta that every Bacteria War search shares: the finished
+// game's score, the static move order, the stuck side's known result. An engine's hooks embed
+// them and add the table key and the evaluation.
+type Rules struct {
+	ab.Plain[ataxx.Position, ataxx.Move]
+	// QuietLeap is taken off the ordering value of a leap that captures nothing, so that
+	// those moves sort after every other (0: none).
+	QuietLeap int32
+}
+
+// Enter scores a finished game; Bacteria War has no extensions.
+func (Rules) Enter(p ataxx.Position, ply, depth int, alpha, beta int32) (int32, bool, int, int32, int32) {
+	if p.Terminal() {
+		return TerminalScore(&p, ply), true, depth, alpha, beta
+	}
+	return 0, false, depth, alpha, beta
+}
+
+// Moves generates the moves in the static order's values: the swing in piece difference
+// (captures count twice, a division adds one), a leap penalised for the hole it leaves next
+// to own pieces.
+func (r Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Move]) ([]ataxx.Move, int) {
+	moves = p.LegalMoves(moves)
+	side := p.ToMove()
+	if len(moves) == 0 || moves[0] == ataxx.Pass {
+		return moves, side
+	}
+	us := p.Pieces(side)
+	o.Side(side)
+	keys := o.Keys[:len(moves)]
+	for i, m := range moves {
+		v := orderKey(&p, m, us)
+		if v < 0 && r.QuietLeap != 0 && p.Captures(m) == 0 {
+			v -= r.QuietLeap
+		}
+		keys[i] = o.Key(m, v)
+	}
+	return moves, side
+}
+
+// Stuck scores the side to move's forced pass when the rest of the game is known.
+func (Rules) Stuck(p ataxx.Position, ply int) (int32, bool) { return StuckScore(&p, ply) }
+
+// BlockedScore is the known result of a side to move that reaches no empty cell within two
+// steps (so cannot move), when StuckScore knows it: the leaf rule of every Ataxx search.
+func BlockedScore(p *ataxx.Position, ply int) (int32, bool) {
+	if p.HasMove() {
+		return 0, false
+	}
+	return StuckScore(p, ply)
+}
+
+// TerminalScore scores a finished game at distance ply from the root, for the side to move.
+func TerminalScore(p *ataxx.Position, ply int) int32 {
+	side := p.ToMove()
+	diff := int32(p.Count(side) - p.Count(side^1))
+	switch {
+	case diff > 0:
+		return WinScore - PlyStep*int32(ply) + diff
+	case diff < 0:
+		return -WinScore + PlyStep*int32(ply) + diff
+	}
+	return 0
+}
+
+// StuckScore scores a position whose side to move has no division or leap. The opponent can
+// then divide into every empty cell (none touches the stuck side, so nothing can free it) while
+// the stuck side passes. When every empty cell is reachable by a chain of divisions and the
+// turn cap leaves time for them all, the game's end is known: ok is true and the score exact.
+func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
+	side := p.ToMove()
+	opp := p.Pieces(side ^ 1)
+	empty := p.Empty()
+	reach := ataxx.Dilate(opp) & empty
+	for {
+		n := ataxx.Dilate(reach) & empty
+		if n == reach {
+			break
+		}
+		reach = n
+	}
+	if reach != empty {
+		return 0, false
+	}
+	ne := bits.OnesCount64(empty)
+	if (ataxx.MaxTurns-p.Turns())/2 < ne {
+		return 0, false
+	}
+	diff := int32(p.Count(side) - p.Count(side^1) - ne)
+	endPly := int32(ply + 2*ne)
+	switch {
+	case diff > 0:
+		return WinScore - PlyStep*endPly + diff, true
+	case diff < 0:
+		return -WinScore + PlyStep*endPly + diff, true
+	}
+	return 0, true
+}
+
+// orderKey is the static ordering value of m (see Moves).
+func orderKey(p *ataxx.Position, m ataxx.Move, us uint64) int32 {
+	to := m.To()
+	capt := int32(p.Captures(m))
+	k := 2000 * capt
+	if m.IsClone() {
+		k += 1000
+	} else {
+		k -= 700 + 250*int32(bits.OnesCount64(ataxx.Neighbours(m.From())&us&^(1<<to)))
+	}
+	return k
+}
