@@ -542,11 +542,16 @@ inline bool stuck_score(const Pos& p, int ply, int32_t& v) {
     return true;
 }
 
+// order_value is the static ordering value of m (ataxxab's orderKey and Rules.Moves): the swing
+// in piece difference (captures count twice, a division adds one), a leap penalised for the hole
+// it leaves next to own pieces, and QUIET_LEAP taken off a leap that captures nothing.
 inline int32_t order_value(const Pos& p, Move m, uint64_t us) {
     int to = move_to(m);
-    int32_t k = 2000 * captures(p, m);
+    int capt = captures(p, m);
+    int32_t k = 2000 * capt;
     if (is_clone(m)) k += 1000;
     else k -= 700 + 250 * popcnt(ADJ1[move_from(m)] & us & ~(1ULL << to));
+    if (k < 0 && QUIET_LEAP != 0 && capt == 0) k -= QUIET_LEAP;
     return k;
 }
 

@@ -86,7 +86,10 @@ type Engine struct {
 var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
 
 // New returns an engine with options o; o.Net must be set.
-func New(o Options) (*Engine, error) {
+func New(o Options) (*Engine, error) { return newWithConfig(o, config) }
+
+// newWithConfig is New with the search configuration c.
+func newWithConfig(o Options, c ab.Config[ataxx.Move]) (*Engine, error) {
 	if o.Net == nil {
 		return nil, fmt.Errorf("nnab: no net")
 	}
@@ -96,7 +99,7 @@ func New(o Options) (*Engine, error) {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	return &Engine{ab: ab.New(config, ab.Options{
+	return &Engine{ab: ab.New(c, ab.Options{
 		HashMB: o.HashMB, Seed: o.Seed, Depth: o.Depth, Nodes: o.Nodes,
 		NoLMR: o.NoLMR, NoPrune: o.NoPrune, Null: o.Null, IIR: o.IIR, Singular: o.Singular,
 	}, newHooks(o.Net))}, nil
