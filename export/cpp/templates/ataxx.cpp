@@ -741,6 +741,8 @@ struct Game {
 //   newgame                          -> ok: the engine's NewGame
 //   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
 //                                       Nodes}, then Stats)
+//   soft ns                          -> the soft time that ended the last search's deepening,
+//                                       given a budget's soft time ns (alphabeta's SoftScale)
 //   quit
 
 static bool read_pos(const std::vector<std::string>& f, size_t i, Pos& p) {
@@ -794,6 +796,7 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         e->new_game();
         return "ok";
     }
+    if (c == "soft" && f.size() == 2 && e) return std::to_string(e->ab.soft_scale(std::atoll(f[1].c_str())));
     Pos p;
     if (!read_pos(f, 1, p)) return "error";
     if (c == "perft" && f.size() == 6) return std::to_string(perft(p, std::atoi(f[5].c_str())));

@@ -1012,6 +1012,11 @@ struct AlphaBeta {
         last_depth = depth, last_score = score, last_nodes = nodes;
     }
 
+    // soft_scale is Engine.SoftScale: the soft time the last search compared with its elapsed
+    // time after its last finished iteration, given the budget's soft time (soft itself when no
+    // iteration finished).
+    int64_t soft_scale(int64_t soft) const { return !s || last_depth == 0 ? soft : s->soft_scale(last_depth, soft); }
+
     // searcher returns the searcher, allocating it and the table on first use.
     Searcher<G, C>& searcher() {
         if (!s) s = new Searcher<G, C>();
