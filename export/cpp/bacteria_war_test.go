@@ -277,16 +277,16 @@ func TestCPPSearch(t *testing.T) {
 // knobsConfig is nnab's search configuration with the knobs of engine/alphabeta that its
 // default leaves off turned on (singular extensions at non-PV nodes with the negative one,
 // history aging, the soft time scaled by the best root move's node share, late-move pruning)
-// and some it turns on set otherwise (aspiration from depth 4 doubling on each fail, the
-// depth*depth history bonus, another history divisor), so that the C++ port of every knob is
-// checked whatever nnab's tuning leaves on.
+// and some it turns on set otherwise (aspiration from depth 4, so that the fixed-depth
+// searches fail high and low, the depth*depth history bonus, another history divisor), so
+// that the C++ port of every knob is checked whatever nnab's tuning leaves on.
 func knobsConfig() ab.Config[ataxx.Move] {
 	c := nnab.SearchConfig()
 	c.SEDepth, c.SEMargin, c.SENegative = 4, 3, true
 	c.HistAge = 1
 	c.TMDepth, c.TMBase, c.TMMult = 3, 150, 120
 	c.LMP = []int{0, 6, 10, 16}
-	c.AspDepth, c.AspGrow, c.AspFailHighShallower, c.AspFailLowMid = 0, 0, false, false
+	c.AspDepth = 4
 	c.HistMult, c.HistMax, c.HistDiv = 0, 0, 16
 	return c
 }
@@ -299,9 +299,9 @@ var softTimes = []time.Duration{time.Second, 987654321}
 // configuration or of cfg (nil: nnab's).
 func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net, cfg *ab.Config[ataxx.Move]) {
 	positions := searchPositions(200)
-	depth, others := 6, positions
+	depth, others, deep := 6, positions, len(positions)
 	if testing.Short() {
-		depth, others = 5, positions[:60] // the other settings on fewer positions
+		depth, others, deep = 5, positions[:60], 40 // the other settings on fewer positions
 	}
 	variants := []searchVariant{
 		{name: "default", depth: depth},
@@ -309,10 +309,14 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net, cfg *ab.Confi
 		{name: "noprune", noPrune: true, depth: 4},
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
+		{name: "deep", depth: 8}, // iterations from nnab's aspiration depth on (7)
 	}
 	for i, v := range variants {
 		ps := positions
-		if i > 0 {
+		switch {
+		case v.name == "deep":
+			ps = positions[:deep]
+		case i > 0:
 			ps = others
 		}
 		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, ps, v, cfg) })

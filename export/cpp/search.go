@@ -21,13 +21,21 @@ func searchConfig[M ab.Move](c ab.Config[M]) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v := reflect.ValueOf(c)
-	for _, name := range unported {
-		if f := v.FieldByName(name); !f.IsZero() {
-			return "", fmt.Errorf("export: engine/alphabeta's Config.%s = %v is not ported to C++ (templates/common.cpp, export/cpp/search.go)", name, f.Interface())
-		}
+	if err := refuseUnported(reflect.ValueOf(c), unported); err != nil {
+		return "", err
 	}
 	return text, nil
+}
+
+// refuseUnported is an error naming the first of the fields unported of the configuration v
+// that is not zero.
+func refuseUnported(v reflect.Value, unported []string) error {
+	for _, name := range unported {
+		if f := v.FieldByName(name); !f.IsZero() {
+			return fmt.Errorf("export: engine/alphabeta's Config.%s = %v is not ported to C++ (templates/common.cpp, export/cpp/search.go)", name, f.Interface())
+		}
+	}
+	return nil
 }
 
 // moveBounds are the fields of ab.Config that each game's filler checks against its
