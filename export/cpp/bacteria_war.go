@@ -25,7 +25,15 @@ func fillAtaxx(o Options) (map[string]string, Info, error) {
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("export: %s: %w", name, err)
 	}
-	c := ab.WithDefaults(nnab.SearchConfig())
+	c := nnab.SearchConfig()
+	if o.config != nil { // a test's configuration in place of nnab's
+		tc, ok := o.config.(ab.Config[ataxx.Move])
+		if !ok {
+			return nil, Info{}, fmt.Errorf("export: search configuration %T is not Bacteria War's", o.config)
+		}
+		c = tc
+	}
+	c = ab.WithDefaults(c)
 	config, err := ataxxConfig(c)
 	if err != nil {
 		return nil, Info{}, err
@@ -41,8 +49,8 @@ func fillAtaxx(o Options) (map[string]string, Info, error) {
 	return map[string]string{"CONFIG": config, "SEARCH": search, "WEIGHTS": weights}, info, nil
 }
 
-// ataxxConfig checks nnab's move bounds and declares its table size, the agent's seed, the
-// table's turn keys and the Zobrist keys.
+// ataxxConfig checks nnab's move bounds and declares its table size, the agent's seed, its
+// hooks' QuietLeap (abrules.Rules: the move order), the table's turn keys and the Zobrist keys.
 func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 	if c.MaxMoves != ataxx.MaxMoves || c.NoMove != ataxx.NoMove || c.Pass != ataxx.Pass {
 		return "", fmt.Errorf("export: nnab's move bounds (%d, %v, %v) are not Bacteria War's", c.MaxMoves, c.NoMove, c.Pass)
@@ -50,6 +58,7 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 	var w writer
 	w.constant("int", "DEFAULT_HASH_MB", nnab.DefaultHashMB)
 	w.constant("uint64_t", "AGENT_SEED", fmt.Sprintf("%dULL", agentSeed))
+	w.constant("int32_t", "QUIET_LEAP", nnab.QuietLeap)
 	turnKeys := make([]uint64, nnab.TurnKeys)
 	for i := range turnKeys {
 		turnKeys[i] = nnab.TurnKey(i)

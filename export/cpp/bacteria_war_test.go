@@ -257,22 +257,51 @@ type searchVariant struct {
 // TestCPPSearch: nnab's fixed-depth searches of 200 positions (depth 5; 6 in long mode) and,
 // on 60 of them in short mode, searches in other settings (one sequence without new games
 // between positions, no pruning, no late-move reductions, a node budget) give the same best
-// move, score, depth and node count in Go and in C++; with each of parityNets.
+// move, score, depth and node count in Go and in C++; with each of parityNets, and with the
+// embedded net under knobsConfig (an export of its own), where the soft time that ended each
+// search's deepening is equal too.
 func TestCPPSearch(t *testing.T) {
 	for _, pn := range parityNets(t) {
 		t.Run(pn.name, func(t *testing.T) {
 			proc := startParity(t, cppProgramWith(t, ataxx.Info.Name, pn.model))
-			searchVariants(t, proc, testNet(t, pn.model))
+			searchVariants(t, proc, testNet(t, pn.model), nil)
 		})
 	}
+	t.Run("knobs", func(t *testing.T) {
+		c := knobsConfig()
+		proc := startParity(t, cppProgramOf(t, "knobs", Options{Game: ataxx.Info.Name, config: c}))
+		searchVariants(t, proc, testNet(t, ""), &c)
+	})
 }
 
-// searchVariants runs TestCPPSearch's settings with net on proc.
-func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net) {
+// knobsConfig is nnab's search configuration with the knobs of engine/alphabeta that its
+// default leaves off turned on (singular extensions at non-PV nodes with the negative one,
+// history aging, the soft time scaled by the best root move's node share, late-move pruning)
+// and some it turns on set otherwise (aspiration from depth 4, so that the fixed-depth
+// searches fail high and low, the depth*depth history bonus, another history divisor), so
+// that the C++ port of every knob is checked whatever nnab's tuning leaves on.
+func knobsConfig() ab.Config[ataxx.Move] {
+	c := nnab.SearchConfig()
+	c.SEDepth, c.SEMargin, c.SENegative = 4, 3, true
+	c.HistAge = 1
+	c.TMDepth, c.TMBase, c.TMMult = 3, 150, 120
+	c.LMP = []int{0, 6, 10, 16}
+	c.AspDepth = 4
+	c.HistMult, c.HistMax, c.HistDiv = 0, 0, 16
+	return c
+}
+
+// softTimes are the budgets' soft times whose scaling (alphabeta's SoftScale) the knobs
+// variants compare after each search.
+var softTimes = []time.Duration{time.Second, 987654321}
+
+// searchVariants runs TestCPPSearch's settings with net on proc, an export of nnab's search
+// configuration or of cfg (nil: nnab's).
+func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net, cfg *ab.Config[ataxx.Move]) {
 	positions := searchPositions(200)
-	depth, others := 6, positions
+	depth, others, deep := 6, positions, len(positions)
 	if testing.Short() {
-		depth, others = 5, positions[:60] // the other settings on fewer positions
+		depth, others, deep = 5, positions[:60], 40 // the other settings on fewer positions
 	}
 	variants := []searchVariant{
 		{name: "default", depth: depth},
@@ -280,19 +309,27 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net) {
 		{name: "noprune", noPrune: true, depth: 4},
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
+		{name: "deep", depth: 8}, // iterations from nnab's aspiration depth on (7)
 	}
 	for i, v := range variants {
 		ps := positions
-		if i > 0 {
+		switch {
+		case v.name == "deep":
+			ps = positions[:deep]
+		case i > 0:
 			ps = others
 		}
-		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, ps, v) })
+		t.Run(v.name, func(t *testing.T) { compareSearches(t, proc, net, ps, v, cfg) })
 	}
 }
 
-func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []ataxx.Position, v searchVariant) {
+func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []ataxx.Position, v searchVariant, cfg *ab.Config[ataxx.Move]) {
 	const hashMB = 4
-	e, err := nnab.New(nnab.Options{Options: ab.Options{HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR}, Net: net})
+	o := nnab.Options{Options: ab.Options{HashMB: hashMB, Seed: agentSeed, NoPrune: v.noPrune, NoLMR: v.noLMR}, Net: net}
+	e, err := nnab.New(o)
+	if cfg != nil {
+		e, err = nnab.NewWithConfig(o, *cfg)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,11 +344,22 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 		cmds = append(cmds, fmt.Sprintf("search %s %d %d", posArgs(p), v.depth, v.nodes))
 		m := e.BestMove(p, engine.Limits{Depth: v.depth, Nodes: v.nodes})
 		d, score, nodes := e.Stats()
-		want = append(want, fmt.Sprintf("%d %d %d %d", m, score, d, nodes))
+		w := fmt.Sprintf("%d %d %d %d", m, score, d, nodes)
+		if cfg != nil {
+			for _, soft := range softTimes {
+				cmds = append(cmds, fmt.Sprintf("soft %d", soft))
+				w += fmt.Sprintf(" soft %d", e.SoftTime(soft))
+			}
+		}
+		want = append(want, w)
 	}
 	var got []string
-	for _, a := range proc.ask(t, cmds) {
-		if a != "ok" {
+	for i, a := range proc.ask(t, cmds) {
+		switch {
+		case a == "ok":
+		case strings.HasPrefix(cmds[i], "soft ") && len(got) > 0:
+			got[len(got)-1] += " soft " + a // after its search's answer
+		default:
 			got = append(got, a)
 		}
 	}

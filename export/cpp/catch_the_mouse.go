@@ -48,14 +48,14 @@ func fillMouse(Options) (map[string]string, Info, error) {
 
 // mouseSearchPorted checks that alphabeta's search configuration fits templates/mouse.cpp:
 // Catch The Mouse's move bounds, and none of the features of engine/alphabeta that call a hook
-// the template's Hooks lack, as the Go engine's hooks lack them (ab.Plain): staged moves (Legal)
-// and reverse futility pruning (Static).
+// the template's Hooks lack, as the Go engine's hooks lack them (ab.Plain): staged moves (Legal;
+// singular extensions need them too) and reverse futility and futility pruning (Static).
 func mouseSearchPorted(c ab.Config[mouse.Move]) error {
 	switch {
 	case c.MaxMoves != mouse.MaxMoves || c.NoMove != mouse.NoMove || c.Pass != mouse.Pass:
 		return fmt.Errorf("export: alphabeta's move bounds (%d, %v, %v) are not Catch The Mouse's", c.MaxMoves, c.NoMove, c.Pass)
-	case c.Staged || c.RFPDepth != 0:
-		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta whose hook templates/mouse.cpp does not port (staged moves: Legal; reverse futility: Static): %+v", c)
+	case c.Staged || c.RFPDepth != 0 || c.FPDepth != 0:
+		return fmt.Errorf("export: alphabeta's search uses a feature of engine/alphabeta whose hook templates/mouse.cpp does not port (staged moves: Legal; reverse futility and futility pruning: Static): %+v", c)
 	}
 	return nil
 }

@@ -111,10 +111,16 @@ func TestMouseCPPParity(t *testing.T) {
 		if _, _, err := Generate(Options{Game: mouse.Info.Name, Engine: "mcts"}); err == nil {
 			t.Error("mcts, which has no C++ port, was exported")
 		}
-		c := ab.WithDefaults(mouseab.SearchConfig())
-		c.Staged = true
-		if mouseSearchPorted(c) == nil {
-			t.Error("a staged search, whose Legal hook the port lacks, passed the check")
+		for name, set := range map[string]func(c *ab.Config[mouse.Move]){
+			"a staged search, whose Legal hook the port lacks,":   func(c *ab.Config[mouse.Move]) { c.Staged = true },
+			"reverse futility, whose Static hook the port lacks,": func(c *ab.Config[mouse.Move]) { c.RFPDepth = 2 },
+			"futility pruning, whose Static hook the port lacks,": func(c *ab.Config[mouse.Move]) { c.FPDepth = 2 },
+		} {
+			c := ab.WithDefaults(mouseab.SearchConfig())
+			set(&c)
+			if mouseSearchPorted(c) == nil {
+				t.Errorf("%s passed the check", name)
+			}
 		}
 	})
 

@@ -72,6 +72,10 @@ type Options struct {
 	Game   string
 	Engine string // "" or the game's ported engine
 	Model  string // the net to carry: "" for the game's newest embedded one, or a file
+
+	// config, for the parity tests only, is the engine's search configuration to export in
+	// place of its own (an ab.Config of the game's move type; nil: the engine's).
+	config any
 }
 
 // Info describes a generated C++ file.

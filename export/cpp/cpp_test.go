@@ -44,13 +44,20 @@ func cppProgram(t testing.TB, game string) string {
 // built once per game and model.
 func cppProgramWith(t testing.TB, game, model string) string {
 	t.Helper()
+	return cppProgramOf(t, game+"\x00"+model, Options{Game: game, Model: model})
+}
+
+// cppProgramOf is the program exported with o, built once per test binary and key (which
+// names o).
+func cppProgramOf(t testing.TB, key string, o Options) string {
+	t.Helper()
 	if _, err := exec.LookPath("g++"); err != nil {
 		t.Skip("g++ is not installed: the C++ export's tests need it (.ci/run installs it)")
 	}
-	v, _ := cppBuilds.LoadOrStore(game+"\x00"+model, &cppBuild{})
+	v, _ := cppBuilds.LoadOrStore(key, &cppBuild{})
 	b := v.(*cppBuild)
 	b.once.Do(func() {
-		src, _, err := Generate(Options{Game: game, Model: model})
+		src, _, err := Generate(o)
 		if err != nil {
 			b.err = err
 			return

@@ -510,7 +510,7 @@ static int32_t evaluate(const Acc& a, int stm) {
     return int32_t((out * SCORE_MUL) >> 32);
 }
 
-// ---- Bacteria War's search hooks (colony/game/ataxx/ataxxab.Rules, nnab's hooks) ----
+// ---- Bacteria War's search hooks (colony/game/ataxx/abrules.Rules, nnab's hooks) ----
 
 using C = SearchConfig;
 
@@ -542,11 +542,16 @@ inline bool stuck_score(const Pos& p, int ply, int32_t& v) {
     return true;
 }
 
+// order_value is the static ordering value of m (ataxxab's orderKey and Rules.Moves): the swing
+// in piece difference (captures count twice, a division adds one), a leap penalised for the hole
+// it leaves next to own pieces, and QUIET_LEAP taken off a leap that captures nothing.
 inline int32_t order_value(const Pos& p, Move m, uint64_t us) {
     int to = move_to(m);
-    int32_t k = 2000 * captures(p, m);
+    int capt = captures(p, m);
+    int32_t k = 2000 * capt;
     if (is_clone(m)) k += 1000;
     else k -= 700 + 250 * popcnt(ADJ1[move_from(m)] & us & ~(1ULL << to));
+    if (k < 0 && QUIET_LEAP != 0 && capt == 0) k -= QUIET_LEAP;
     return k;
 }
 
@@ -736,6 +741,8 @@ struct Game {
 //   newgame                          -> ok: the engine's NewGame
 //   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
 //                                       Nodes}, then Stats)
+//   soft ns                          -> the soft time that ended the last search's deepening,
+//                                       given a budget's soft time ns (alphabeta's SoftScale)
 //   quit
 
 static bool read_pos(const std::vector<std::string>& f, size_t i, Pos& p) {
@@ -789,6 +796,7 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         e->new_game();
         return "ok";
     }
+    if (c == "soft" && f.size() == 2 && e) return std::to_string(e->ab.soft_scale(std::atoll(f[1].c_str())));
     Pos p;
     if (!read_pos(f, 1, p)) return "error";
     if (c == "perft" && f.size() == 6) return std::to_string(perft(p, std::atoi(f[5].c_str())));

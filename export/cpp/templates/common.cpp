@@ -441,10 +441,19 @@ struct Table {
 // counts), over two template parameters:
 //
 // C, the search's configuration: alphabeta.Config as a struct of static constexpr members,
-// written by the exporter from the Go engine's (export/cpp's searchConfig): MAX_PLY, MAX_DEPTH,
-// HIST_SIZE, RESERVE_DIV, WIN_SCORE, PLY_STEP, WIN_BOUND, ASPIRATION, KILLER_BONUS[2],
-// KILLER_HISTORY, ROOT_HISTORY, ROOT_TIE_MOVE, STAGED, HAVE_LMR, REDUCTIONS[64][64],
-// REDUCE_PV_LESS, REDUCE_SIDES, REDUCE_BELOW, RFP_DEPTH, RFP_MARGIN, LMP_LEN, LMP[].
+// written by the exporter from the Go engine's (export/cpp's searchConfig), defaults applied:
+//   MAX_PLY, MAX_DEPTH, HIST_SIZE, RESERVE_DIV, WIN_SCORE, PLY_STEP, WIN_BOUND,
+//   KILLER_BONUS[2], KILLER_HISTORY, ROOT_HISTORY, ROOT_TIE_MOVE, STAGED,
+//   HAVE_LMR, REDUCTIONS[64][64], REDUCE_PV_LESS, REDUCE_SIDES, REDUCE_BELOW,
+//   REDUCE_KILLERS, REDUCE_ROOT, LMR_HIST_DIV                        late-move reductions
+//   RFP_DEPTH, RFP_MARGIN, LMP_LEN, LMP[]                            reverse futility, LMP
+//   QUIET_BELOW, QUIET_AFTER                                         quiet-move pruning
+//   FP_DEPTH, FP_MOVES, FP_BASE, FP_MULT                             futility pruning
+//   SE_DEPTH, SE_MARGIN, SE_NEGATIVE                                 singular extensions
+//   TT_CUT_PV, IIR_DEPTH                                             table cuts on the PV, IIR
+//   HIST_MULT, HIST_MAX, HIST_DIV, HIST_AGE                          history
+//   ASPIRATION, ASP_DEPTH, ASP_GROW, ASP_FAIL_HIGH_SHALLOWER, ASP_FAIL_LOW_MID   aspiration
+//   TM_DEPTH, TM_BASE, TM_MULT                                       soft time by node share
 //
 // G, the game's hooks: alphabeta.Game and what the search reads of a position.
 //
@@ -460,11 +469,14 @@ struct Table {
 //   bool stuck(const Pos&, int ply, int32_t& score);   Stuck
 //   void root(const Pos&);                             Root
 //   Pos play(const Pos&, Move, int ply);               Play
-//   int32_t static_value(const Pos&, int ply);         Static (read only when C::RFP_DEPTH > 0)
+//   int32_t static_value(const Pos&, int ply);         Static (read only when C::RFP_DEPTH > 0
+//                                                      or C::FP_DEPTH > 0)
 //   bool legal(const Pos&, Move);                      Legal (read only when C::STAGED)
 //
-// Options the Go engine has and this searcher lacks (null moves, internal iterative reduction,
-// singular extensions, the exact-depth table of the tests) are off in every exported engine.
+// The Go engine's run-time experiments (alphabeta.Options Null, IIR and Singular: null moves,
+// and IIR and singular extensions at the experiment's fixed depths) and the exact-depth table
+// of its tests are off in every exported engine; the configuration's own IIR and singular
+// extensions (C::IIR_DEPTH, C::SE_DEPTH) are ported.
 
 // pick_next brings the i-th move of the keyed list ks[0..n) into place, in the order of the Go
 // search: the smallest remaining key by selection for the first picks moves, then the rest
@@ -481,9 +493,9 @@ inline void pick_next(int64_t* ks, int i, int n, int picks) {
 }
 
 // Order is alphabeta.Order: the sort keys of a node's moves from their static ordering values,
-// the table move first, then by the static value plus the history score and the killers'
-// bonus. A key packs the negated total above the move, so that sorting keys ascending sorts
-// the moves.
+// the table move first, then by the static value plus the history score (/ HIST_DIV) and the
+// killers' bonus. A key packs the negated total above the move, so that sorting keys ascending
+// sorts the moves.
 template <class Move, class C>
 struct Order {
     int64_t* keys = nullptr;  // the node's keys, in the order of its moves
@@ -495,7 +507,7 @@ struct Order {
     void side(int s) { cur = hist[s & 1]; }
     // key is the sort key of m, given its static ordering value v.
     int64_t key(Move m, int32_t v) const {
-        int32_t h = cur[m & (C::HIST_SIZE - 1)] / 8;
+        int32_t h = cur[m & (C::HIST_SIZE - 1)] / C::HIST_DIV;
         int32_t k = v + h;
         if (m == tt_move) k = 1 << 24;
         else if (m == k1) k = v + C::KILLER_BONUS[0] + (C::KILLER_HISTORY ? h : 0);
@@ -505,7 +517,8 @@ struct Order {
 };
 
 // SearchOptions are the alphabeta.Options the searcher reads: the table's size, the seed of
-// the root tie-breaks (0: none), no late-move reductions, no pruning near the leaves.
+// the root tie-breaks (0: none), no late-move reductions, no pruning (reverse futility,
+// late-move, quiet-move and futility pruning).
 struct SearchOptions {
     int hash_mb = 0;
     uint64_t seed = 0;
@@ -519,6 +532,7 @@ template <class Move>
 struct RootMove {
     Move m;
     int64_t order;
+    int64_t nodes;  // spent below this move in the search so far
 };
 
 // Searcher is alphabeta's searcher: everything one search touches, its buffers per ply sized
@@ -543,6 +557,7 @@ struct Searcher {
     int32_t best_score = 0;
 
     Move killers[C::MAX_PLY][2];
+    Move excluded[C::MAX_PLY];  // per ply: the move a singular-extension test leaves out
     int32_t history[2][C::HIST_SIZE];
     int32_t zero_hist[2][C::HIST_SIZE];  // no history: the root's order without ROOT_HISTORY
     Order<Move, C> order;
@@ -553,6 +568,7 @@ struct Searcher {
         root.reserve(G::kMaxMoves);
         std::memset(history, 0, sizeof history);
         std::memset(zero_hist, 0, sizeof zero_hist);
+        std::fill(excluded, excluded + C::MAX_PLY, kNoMove);
         clear_killers();
     }
 
@@ -565,10 +581,19 @@ struct Searcher {
         std::memset(history, 0, sizeof history);
     }
 
+    static int hist_index(Move m) { return m & (C::HIST_SIZE - 1); }
+
     void update_history(int side, Move m, int32_t bonus) {
-        int32_t& h = history[side][m & (C::HIST_SIZE - 1)];
+        int32_t& h = history[side][hist_index(m)];
         int32_t a = std::max(bonus, -bonus);
         h += bonus - h * a / 16384;
+    }
+
+    // hist_bonus is the history bonus of a cut at depth (and the malus of the moves tried
+    // first): min(HIST_MULT*depth, HIST_MAX), or depth*depth without HIST_MULT.
+    static int32_t hist_bonus(int depth) {
+        if constexpr (C::HIST_MULT == 0) return int32_t(depth * depth);
+        else return std::min(C::HIST_MULT * int32_t(depth), C::HIST_MAX);
     }
 
     static int32_t to_tt(int32_t s, int ply) {
@@ -595,9 +620,24 @@ struct Searcher {
         }
     }
 
-    // store writes a search result to the table, if there is one.
+    // store writes a search result to the table, if there is one (not that of a search
+    // without a move: a singular-extension test).
     void store(uint64_t k, Move m, int32_t v, int depth, int ply, uint8_t bound) {
-        if (tt) tt->store(k, m, to_tt(v, ply), depth, bound);
+        if (tt && excluded[ply] == kNoMove) tt->store(k, m, to_tt(v, ply), depth, bound);
+    }
+
+    // reduction is the late-move reduction of the idx-th move m searched at a node of depth
+    // (by side): the table's, one less on the principal variation with REDUCE_PV_LESS, less by
+    // its history / LMR_HIST_DIV (rounded half away from zero), within [0, depth-2].
+    int reduction(int depth, int idx, bool pv, int side, Move m) const {
+        int r = C::REDUCTIONS[std::min(depth, 63)][std::min(idx, 63)];
+        if (pv && C::REDUCE_PV_LESS) r--;
+        if constexpr (C::LMR_HIST_DIV != 0) {
+            int32_t h = history[side & 1][hist_index(m)], d = C::LMR_HIST_DIV;
+            if (h >= 0) r -= int((2 * h + d) / (2 * d));
+            else r += int((-2 * h + d) / (2 * d));
+        }
+        return std::min(std::max(r, 0), depth - 2);
     }
 
     // search is fail-soft negamax PVS; ply is the distance from the root.
@@ -612,10 +652,14 @@ struct Searcher {
 
         uint64_t k = g->key(p);
         Move tt_move = kNoMove;
-        if (tt) {
+        const Move excl = excluded[ply];  // a singular-extension test's excluded move (else kNoMove)
+        int tt_depth = 0;
+        int32_t tt_score = 0;
+        uint8_t tt_bound = 0;
+        if (tt && excl == kNoMove) {
             if (const auto* en = tt->probe(k)) {
-                tt_move = en->move;
-                if (!pv && en->depth >= depth) {
+                tt_move = en->move, tt_depth = en->depth, tt_score = en->score, tt_bound = en->bound;
+                if ((!pv || (C::TT_CUT_PV && ply > 0)) && en->depth >= depth) {
                     int32_t v = from_tt(en->score, ply);
                     if (en->bound == kExact || (en->bound == kLower && v >= beta) ||
                         (en->bound == kUpper && v <= alpha))
@@ -624,13 +668,45 @@ struct Searcher {
             }
         }
 
+        // Internal iterative reduction: without a table move the ordering is poor and the node
+        // likely new; it is searched a ply shallower.
+        if constexpr (C::IIR_DEPTH > 0) {
+            if (depth >= C::IIR_DEPTH && tt_move == kNoMove) depth--;
+        }
+
         // Reverse futility: near the leaves, a node that stands far enough above beta by its
         // static value alone is cut without a search.
+        int32_t st = 0;
+        bool have_static = false;
         if constexpr (C::RFP_DEPTH > 0) {
             bool in_bounds = beta > -C::WIN_BOUND && beta < C::WIN_BOUND;
             if (prune && !pv && depth <= C::RFP_DEPTH && in_bounds) {
-                int32_t st = g->static_value(p, ply);
+                st = g->static_value(p, ply), have_static = true;
                 if (st - C::RFP_MARGIN * depth >= beta) return st;
+            }
+        }
+
+        // Singular extension (with STAGED only): when the table says the table move holds beta
+        // at nearly this depth, the node is searched without it, at half depth, against a bound
+        // below the table's score; if nothing else reaches it the table move is singular and is
+        // searched a ply deeper; if the bound is above beta, two moves beat beta and the node is
+        // cut; with SE_NEGATIVE, a table move that is not singular but whose score holds beta
+        // is searched a ply shallower.
+        int ext = 0;
+        if constexpr (C::STAGED && C::SE_DEPTH > 0) {
+            if (!pv && ply > 0 && depth >= C::SE_DEPTH && tt_move != kNoMove && (tt_bound & kLower) != 0 &&
+                tt_depth >= depth - 3 && g->legal(p, tt_move)) {
+                int32_t ttv = from_tt(tt_score, ply);
+                if (ttv > -C::WIN_BOUND && ttv < C::WIN_BOUND) {
+                    int32_t s_beta = ttv - C::SE_MARGIN * int32_t(depth);
+                    excluded[ply] = tt_move;
+                    int32_t v = search(p, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+                    excluded[ply] = kNoMove;
+                    if (stop) return 0;
+                    if (v < s_beta) ext = 1;
+                    else if (s_beta >= beta) return s_beta;
+                    else if (C::SE_NEGATIVE && ttv >= beta) ext = -1;
+                }
             }
         }
 
@@ -646,11 +722,13 @@ struct Searcher {
             if (k1 != tt_move) staged[1] = k1;
             for (int j = 0; j < 2; j++) {
                 Move m = staged[j];
-                if (!g->legal(p, m)) {
+                if (m == excl || !g->legal(p, m)) {
                     staged[j] = kNoMove;
                     continue;
                 }
-                int32_t v = child(p, m, depth, 0, alpha, beta, ply, searched, pv);
+                int d = depth;
+                if (m == tt_move) d += ext;
+                int32_t v = child(p, m, d, 0, alpha, beta, ply, searched, pv);
                 if (stop) return 0;
                 searched++;
                 if (v > best) {
@@ -658,7 +736,7 @@ struct Searcher {
                     if (v > alpha) {
                         alpha = v;
                         if (v >= beta) {
-                            update_history(g->to_move(p), m, depth * depth);
+                            update_history(g->to_move(p), m, hist_bonus(depth));
                             set_killer(ply, m, k1);
                             store(k, m, v, depth, ply, kLower);
                             return v;
@@ -679,10 +757,10 @@ struct Searcher {
             if (g->stuck(p, ply, score)) return score;
             return -search(g->play(p, kPass, ply), depth - 1, -beta, -alpha, ply + 1, pv);
         }
-        if (searched > 0) {  // the staged moves are done: drop them
+        if (searched > 0 || excl != kNoMove) {  // the staged moves are done, the excluded one not searched: drop them
             int w = 0;
             for (int i = 0; i < n; i++)
-                if (mv[i] != staged[0] && mv[i] != staged[1]) ks[w++] = ks[i];
+                if (mv[i] != staged[0] && mv[i] != staged[1] && mv[i] != excl) ks[w++] = ks[i];
             n = w;
         }
 
@@ -690,19 +768,29 @@ struct Searcher {
         // once. Where late-move pruning applies, the picks cover every move it lets through.
         bool reduce = lmr && depth >= 3 && ((C::REDUCE_SIDES >> side) & 1) != 0;
         bool lmp = prune && !pv && depth < C::LMP_LEN;
+        bool quiet = prune && C::QUIET_BELOW != 0 && ply > 0;
+        bool fp = prune && ply > 0 && depth <= C::FP_DEPTH && alpha < C::WIN_BOUND;
         int picks = 3;
         if (lmp) picks = std::max(C::LMP[depth] - searched, 0);
         for (int i = 0; i < n; i++) {
             pick_next(ks, i, n, picks);
             Move m = Move(ks[i] & 0xFFFF);
             int idx = i + searched;  // the move's rank at this node
-            if (lmp && idx >= C::LMP[depth] && best > -C::WIN_BOUND) break;
-            int r = 0;
-            if (idx > 0 && reduce && m != k1 && m != k2 && -(ks[i] >> 16) < int64_t(C::REDUCE_BELOW)) {
-                r = C::REDUCTIONS[std::min(depth, 63)][std::min(idx, 63)];
-                if (pv && r > 0 && C::REDUCE_PV_LESS) r--;
-                r = std::min(r, depth - 2);
+            if (best > -C::WIN_BOUND) {
+                if (lmp && idx >= C::LMP[depth]) break;
+                // The moves are sorted: once one is quiet, so are all the rest.
+                if (quiet && idx >= C::QUIET_AFTER && -(ks[i] >> 16) < int64_t(C::QUIET_BELOW)) break;
+                if constexpr (C::FP_DEPTH > 0) {
+                    if (fp && idx >= C::FP_MOVES) {
+                        if (!have_static) st = g->static_value(p, ply), have_static = true;
+                        if (st + C::FP_BASE + C::FP_MULT * int32_t(depth) <= alpha) break;
+                    }
+                }
             }
+            int r = 0;
+            if (idx > 0 && reduce && (C::REDUCE_KILLERS || (m != k1 && m != k2)) &&
+                -(ks[i] >> 16) < int64_t(C::REDUCE_BELOW))
+                r = reduction(depth, idx, pv, side, m);
             int32_t v = child(p, m, depth, r, alpha, beta, ply, idx, pv);
             if (stop) return 0;
             if (v > best) {
@@ -710,7 +798,7 @@ struct Searcher {
                 if (v > alpha) {
                     alpha = v;
                     if (v >= beta) {
-                        int32_t bonus = depth * depth;
+                        int32_t bonus = hist_bonus(depth);
                         update_history(side, m, bonus);
                         for (int j = 0; j < i; j++) update_history(side, Move(ks[j] & 0xFFFF), -bonus);
                         for (Move sm : staged)
@@ -741,14 +829,21 @@ struct Searcher {
         return v;
     }
 
-    // search_root searches the root moves in their current order; the best one found with a
-    // score above alpha moves to the front and becomes best_move.
+    // search_root searches the root moves in their current order (the late ones reduced with
+    // REDUCE_ROOT), counting the nodes below each; the best one found with a score above alpha
+    // moves to the front and becomes best_move.
     int32_t search_root(const Pos& p, int depth, int32_t alpha, int32_t beta) {
         nodes++;
         int32_t best = -kInfinity;
+        int side = g->to_move(p);
         for (size_t i = 0; i < root.size(); i++) {
             Move m = root[i].m;
-            int32_t v = child(p, m, depth, 0, alpha, beta, 0, int(i), true);
+            int r = 0;
+            if (C::REDUCE_ROOT && lmr && depth >= 3 && i > 0 && ((C::REDUCE_SIDES >> side) & 1) != 0)
+                r = reduction(depth, int(i), true, side, m);
+            int64_t n0 = nodes;
+            int32_t v = child(p, m, depth, r, alpha, beta, 0, int(i), true);
+            root[i].nodes += nodes - n0;
             if (stop) return best;
             best = std::max(best, v);
             if (v > alpha) {
@@ -769,10 +864,63 @@ struct Searcher {
         g = &e.game;
         tt = e.tt.allocated() ? &e.tt : nullptr;
         lmr = !e.opts.no_lmr && C::HAVE_LMR;
-        prune = !e.opts.no_prune && (C::RFP_DEPTH > 0 || C::LMP_LEN > 0);
+        prune = !e.opts.no_prune && (C::RFP_DEPTH > 0 || C::LMP_LEN > 0 || C::QUIET_BELOW != 0 || C::FP_DEPTH > 0);
         nodes = 0, node_limit = node_lim;
         start = start_ns, hard = hard_ns;
         stop = false;
+    }
+
+    // soft_scale is searcher.softScale: the soft time after iteration d: soft, or from TM_DEPTH
+    // on, soft scaled by (TM_BASE/100 - f) * TM_MULT/100 where f is the part of the search's
+    // nodes spent below the best move.
+    int64_t soft_scale(int d, int64_t soft) const {
+        if (C::TM_DEPTH == 0 || d < C::TM_DEPTH || nodes == 0) return soft;
+        int64_t best = 0;
+        for (const RootMove<Move>& r : root)
+            if (r.m == best_move) best = r.nodes;
+        double f = double(best) / double(nodes);
+        return int64_t(double(soft) * (double(C::TM_BASE) / 100 - f) * double(C::TM_MULT) / 100);
+    }
+
+    // deepen is alphabeta.Deepen over search_root: iterative deepening from depth 1 to max_d,
+    // with the full window below ASP_DEPTH, at a proven score or without ASPIRATION, else in a
+    // window of ±ASPIRATION around the last score that widens by ASP_GROW/16 on each fail (a
+    // fail high a ply shallower with ASP_FAIL_HIGH_SHALLOWER; a fail low with beta moved to the
+    // window's middle with ASP_FAIL_LOW_MID). done(d, v) is called after each finished
+    // iteration and ends it by returning true, and so does a proven result within the
+    // searched depth; an aborted search ends it without done.
+    template <class Done>
+    void deepen(const Pos& pos, int max_d, Done done) {
+        int32_t prev = 0;
+        for (int d = 1; d <= max_d; d++) {
+            int32_t v;
+            if (C::ASPIRATION <= 0 || d < C::ASP_DEPTH || prev >= C::WIN_BOUND || prev <= -C::WIN_BOUND) {
+                v = search_root(pos, d, -kInfinity, kInfinity);
+            } else {
+                int32_t delta = C::ASPIRATION, a = prev - delta, b = prev + delta;
+                int sd = d;
+                for (;;) {
+                    v = search_root(pos, sd, a, b);
+                    if (stop) break;
+                    if (v <= a) {
+                        if (C::ASP_FAIL_LOW_MID) b = (a + b) / 2;
+                        a = std::max(a - delta, -kInfinity);
+                        sd = d;
+                    } else if (v >= b) {
+                        b = std::min(b + delta, kInfinity);
+                        if (C::ASP_FAIL_HIGH_SHALLOWER && sd > 1) sd--;
+                    } else {
+                        break;
+                    }
+                    delta = delta * C::ASP_GROW / 16;
+                }
+            }
+            if (stop) return;
+            prev = v;
+            if (done(d, v)) return;
+            // A proven result within the searched depth cannot change.
+            if ((v >= C::WIN_BOUND || v <= -C::WIN_BOUND) && std::max(v, -v) >= C::WIN_SCORE - C::PLY_STEP * d) return;
+        }
     }
 
     // run is the iterative-deepening driver (searcher.run with Deepen): the best move found,
@@ -807,7 +955,7 @@ struct Searcher {
             if (m == tt_move) k = int64_t(1) << 40;
             k = int64_t(uint64_t(k) << 16);
             if (e.opts.seed != 0) k += int64_t(sm_mix(e.opts.seed ^ uint64_t(m) ^ g->hash(pos)) & 0xFFFF);
-            root.push_back(RootMove<Move>{m, k});
+            root.push_back(RootMove<Move>{m, k, 0});
         }
         std::stable_sort(root.begin(), root.end(), [](const RootMove<Move>& a, const RootMove<Move>& b) {
             if (a.order != b.order) return a.order > b.order;
@@ -815,32 +963,18 @@ struct Searcher {
         });
         best_move = root[0].m, best_score = 0;
         clear_killers();
+        if constexpr (C::HIST_AGE > 0) {
+            for (auto& h : history)
+                for (int32_t& x : h) x >>= C::HIST_AGE;
+        }
 
         int max_d = C::MAX_DEPTH;
         if (depth_limit > 0) max_d = std::min(depth_limit, max_d);
-        int32_t prev = 0;
-        for (int d = 1; d <= max_d; d++) {
-            int32_t v;
-            if (C::ASPIRATION <= 0 || d < 4 || prev >= C::WIN_BOUND || prev <= -C::WIN_BOUND) {
-                v = search_root(pos, d, -kInfinity, kInfinity);
-            } else {
-                int32_t delta = C::ASPIRATION, a = prev - delta, b = prev + delta;
-                for (;;) {
-                    v = search_root(pos, d, a, b);
-                    if (stop) break;
-                    if (v <= a) a = std::max(a - delta, -kInfinity);
-                    else if (v >= b) b = std::min(b + delta, kInfinity);
-                    else break;
-                    delta *= 2;
-                }
-            }
-            if (stop) break;
-            prev = v;
+        deepen(pos, max_d, [&](int d, int32_t) {
             e.last_depth = d, e.last_score = best_score;
-            if ((soft > 0 && now_ns() - start_ns >= soft / 2) || (soft_nodes > 0 && nodes >= soft_nodes)) break;
-            // A proven result within the searched depth cannot change.
-            if ((v >= C::WIN_BOUND || v <= -C::WIN_BOUND) && std::max(v, -v) >= C::WIN_SCORE - C::PLY_STEP * d) break;
-        }
+            return (soft > 0 && now_ns() - start_ns >= soft_scale(d, soft) / 2) ||
+                   (soft_nodes > 0 && nodes >= soft_nodes);
+        });
         e.last_nodes = nodes;
         return best_move;
     }
@@ -877,6 +1011,11 @@ struct AlphaBeta {
     void set_stats(int depth, int32_t score, int64_t nodes) {
         last_depth = depth, last_score = score, last_nodes = nodes;
     }
+
+    // soft_scale is Engine.SoftScale: the soft time the last search compared with its elapsed
+    // time after its last finished iteration, given the budget's soft time (soft itself when no
+    // iteration finished).
+    int64_t soft_scale(int64_t soft) const { return !s || last_depth == 0 ? soft : s->soft_scale(last_depth, soft); }
 
     // searcher returns the searcher, allocating it and the table on first use.
     Searcher<G, C>& searcher() {

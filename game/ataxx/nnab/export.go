@@ -1,6 +1,8 @@
 package nnab
 
 import (
+	"time"
+
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 )
@@ -19,3 +21,17 @@ func TurnKey(turns int) uint64 { return turnKeys[turns] }
 
 // TurnKeys is the number of turn keys (turns 0 to ataxx.MaxTurns+1).
 const TurnKeys = len(turnKeys)
+
+// QuietLeap is what the hooks take off the ordering value of a leap that captures nothing
+// (abrules.Rules.QuietLeap).
+const QuietLeap = quietLeap
+
+// NewWithConfig is New with the search configuration c in place of nnab's own (SearchConfig):
+// a test hook, for the C++ export's parity tests of settings nnab's default leaves off. Engines
+// that play use New.
+func NewWithConfig(o Options, c ab.Config[ataxx.Move]) (*Engine, error) { return newWithConfig(o, c) }
+
+// SoftTime is the soft time that ended the deepening of the last search, given its budget's
+// soft time (engine/alphabeta's Engine.SoftScale): a test hook, for the C++ export's parity
+// tests of the time management.
+func (e *Engine) SoftTime(soft time.Duration) time.Duration { return e.ab.SoftScale(soft) }

@@ -91,7 +91,10 @@ type Engine struct {
 var _ engine.Engine[ataxx.Position, ataxx.Move] = (*Engine)(nil)
 
 // New returns an engine with options o; o.Net must be set.
-func New(o Options) (*Engine, error) {
+func New(o Options) (*Engine, error) { return newWithConfig(o, config) }
+
+// newWithConfig is New with the search configuration c.
+func newWithConfig(o Options, c ab.Config[ataxx.Move]) (*Engine, error) {
 	if o.Net == nil {
 		return nil, fmt.Errorf("nnab: no net")
 	}
@@ -101,7 +104,7 @@ func New(o Options) (*Engine, error) {
 	if o.HashMB == 0 {
 		o.HashMB = defaultHashMB
 	}
-	return &Engine{ab: ab.New(config, o.Options, newHooks(o.Net))}, nil
+	return &Engine{ab: ab.New(c, o.Options, newHooks(o.Net))}, nil
 }
 
 // CheckArch reports whether a reads Bacteria War's planes the way this package feeds it.
