@@ -75,19 +75,30 @@ func ExpectedMoves(pos *ataxx.Position) int {
 }
 
 // TurnKeys are keys mixed into a position's hash by its turn count (turns 0 to
-// ataxx.MaxTurns+1): the 400-turn cap makes a position's value depend on it, so table entries
-// from different turns must not be confused. Each engine draws its own table from its own
-// seed (NewTurnKeys): the keys are part of its trees' definition (which positions share a
-// table slot), and of the C++ port's. (nnab on ataxxab's seed changes the node counts of 12
-// of its 1650 golden lines.)
+// ataxx.MaxTurns+1): the 400-turn cap makes a position's value depend on it near the cap, so
+// table entries from different turns must not be confused there. Far from it they may: a
+// search from turn t < MixTurnsFrom reaches at most turn t+MaxPly, which leaves more than two
+// turns for each of the at most ataxx.NumSquares empty cells before the cap, so neither the
+// cap nor a stuck side's known end (stuckScore: two turns an empty cell) enters its value,
+// and those turns' keys are 0. A client that sends every position with the same move number
+// (UAI's FEN, as simple match scripts do) then keeps the table between moves. Each engine
+// draws its own keys from its own seed (NewTurnKeys): they are part of its trees' definition
+// (which positions share a table slot), and of the C++ port's.
 type TurnKeys [ataxx.MaxTurns + 2]uint64
 
-// NewTurnKeys draws the keys from splitmix64 seeded with seed.
+// MixTurnsFrom is the first turn whose key is not 0.
+const MixTurnsFrom = ataxx.MaxTurns - MaxPly - 2*ataxx.NumSquares
+
+// NewTurnKeys draws the keys from splitmix64 seeded with seed (those of the turns before
+// MixTurnsFrom are drawn and set to 0).
 func NewTurnKeys(seed uint64) *TurnKeys {
 	var k TurnKeys
 	s := seed
 	for i := range k {
 		k[i] = splitmix.Next(&s)
+		if i < MixTurnsFrom {
+			k[i] = 0
+		}
 	}
 	return &k
 }

@@ -1,6 +1,7 @@
 package nnab
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +67,40 @@ func BenchmarkNodesToDepth(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 		})
+	}
+}
+
+// TestMoveNumberKeepsTheTable: a client that sends every position with the same move number
+// (UAI FENs with move number 1) gets the same search as one that counts the turns: after the
+// same first search, the position two plies later searched at turn 0 and at its true turn
+// give the same move, score and nodes, so the table of the first search serves both alike.
+func TestMoveNumberKeepsTheTable(t *testing.T) {
+	net := benchNet(t)
+	a := ataxx.Start().Apply(ataxx.CloneMove(8))
+	b := a
+	for _, s := range []string{"f6", "b5"} {
+		m, err := b.ParseUAIMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = b.Apply(m)
+	}
+	atTurn := func(p ataxx.Position, turns int) ataxx.Position {
+		return ataxx.NewPosition(p.Pieces(ataxx.O), p.Pieces(ataxx.X), p.ToMove(), turns)
+	}
+	var got [2]string
+	for i, fen := range []bool{false, true} {
+		ta, tb := a.Turns(), b.Turns()
+		if fen {
+			ta, tb = 0, 0
+		}
+		e := newEngine(t, Options{Net: net, Options: ab.Options{HashMB: 16}})
+		e.BestMove(atTurn(a, ta), engine.Limits{Depth: 8})
+		m := e.BestMove(atTurn(b, tb), engine.Limits{Depth: 8})
+		d, v, n := e.Stats()
+		got[i] = fmt.Sprintf("%v %d %d %d", m, d, v, n)
+	}
+	if b.Turns() != a.Turns()+2 || got[0] != got[1] {
+		t.Errorf("true turns %d, %d: %s; turns 0, 0: %s", a.Turns(), b.Turns(), got[0], got[1])
 	}
 }
