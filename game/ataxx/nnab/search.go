@@ -9,17 +9,23 @@ import (
 
 // config is the search's configuration: Bacteria War's (game/ataxx/abrules), with the
 // table move and the first killer searched before any move is generated, root ties in move
-// order, and pruning near the leaves (Options.NoPrune turns it off): reverse futility up to
-// depth 3 with 120 a ply, late-move pruning up to depth 3 after 8, 14, 24 moves.
+// order, and a small tree, each setting kept by a fixed-node SPRT (docs/search.md):
+// pruning (Options.NoPrune turns it off) of the quiet leaps after two moves at every node
+// below the root, reverse futility to depth 6 at 10 a ply, futility to depth 6 (60 + 30 a
+// ply, from the third move); table cuts at PV nodes; IIR from depth 3; late-move reductions
+// round(1 + 0.5 ln(depth) ln(index+1)) from the third move, killers and root moves too, a ply
+// less on the PV, less by history/12288; history bonus min(300 depth, 1500); aspiration from
+// depth 7 at ±6, widening 1.5 times, a fail high re-searched a ply shallower. Scores are
+// tanh(s/300) in expectation, so Zataxx's margins (sigmoid(s/400)) shrink by 0.375 here.
 var config = func() ab.Config[ataxx.Move] {
 	c := abrules.SearchConfig()
 	c.Staged, c.RootTieMove = true, true
-	c.RFPDepth, c.RFPMargin = 6, 20
+	c.RFPDepth, c.RFPMargin = 6, 10
 	c.QuietBelow = quietBelow
 	c.FPDepth, c.FPMoves, c.FPBase, c.FPMult = 6, 3, 60, 30
 	c.TTCutPV = true
 	c.IIRDepth = 3
-	c.Reductions = ab.LogReductions(0.8, 0.4, 2)
+	c.Reductions = ab.LogReductions(1.0, 0.5, 2)
 	c.ReduceKillers, c.ReduceRoot, c.LMRHistDiv = true, true, 12288
 	c.HistMult, c.HistMax = 300, 1500
 	c.Aspiration, c.AspDepth, c.AspGrow, c.AspFailHighShallower, c.AspFailLowMid = 6, 7, 24, true, true
