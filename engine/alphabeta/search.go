@@ -180,7 +180,7 @@ type Config[M Move] struct {
 	QuietAfter int
 	// Futility pruning (FPDepth 0: none), with pruning on, at every node below the root: at a
 	// depth <= FPDepth, once FPMoves moves are searched and the best is above a proven loss,
-	// the node stops when its Static value + FPBase + FPMargin*depth is at most alpha (alpha
+	// the node stops when its Static value + FPBase + FPMult*depth is at most alpha (alpha
 	// not a proven win).
 	FPDepth        int
 	FPMoves        int
@@ -889,7 +889,7 @@ func (s *searcher[P, M, G]) principal(pos P, depth int) []M {
 	return pv
 }
 
-// Deepen is iterative deepening from depth 1 to c.MaxDepth (or maxDepth, the smaller).
+// Deepen is iterative deepening from depth 1 to maxDepth, with c's aspiration and scores.
 // search(d, alpha, beta) searches the root to depth d: with the full window below
 // c.AspDepth, at a proven score or with c.Aspiration 0, else in a window of ±Aspiration
 // around the last score that widens by AspGrow/16 on each fail (a fail high a ply shallower

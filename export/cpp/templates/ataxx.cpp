@@ -551,7 +551,7 @@ inline int32_t order_value(const Pos& p, Move m, uint64_t us) {
     int32_t k = 2000 * capt;
     if (is_clone(m)) k += 1000;
     else k -= 700 + 250 * popcnt(ADJ1[move_from(m)] & us & ~(1ULL << to));
-    if (k < 0 && QUIET_LEAP != 0 && capt == 0) k -= QUIET_LEAP;
+    if (!is_clone(m) && capt == 0) k -= QUIET_LEAP;
     return k;
 }
 

@@ -137,11 +137,7 @@ func (r Rules) Moves(p ataxx.Position, moves []ataxx.Move, o *ab.Order[ataxx.Mov
 	o.Side(side)
 	keys := o.Keys[:len(moves)]
 	for i, m := range moves {
-		v := orderKey(&p, m, us)
-		if v < 0 && r.QuietLeap != 0 && p.Captures(m) == 0 {
-			v -= r.QuietLeap
-		}
-		keys[i] = o.Key(m, v)
+		keys[i] = o.Key(m, orderKey(&p, m, us, r.QuietLeap))
 	}
 	return moves, side
 }
@@ -205,8 +201,9 @@ func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
 	return 0, true
 }
 
-// orderKey is the static ordering value of m (see Moves).
-func orderKey(p *ataxx.Position, m ataxx.Move, us uint64) int32 {
+// orderKey is the static ordering value of m (see Moves), quietLeap taken off a leap that
+// captures nothing.
+func orderKey(p *ataxx.Position, m ataxx.Move, us uint64, quietLeap int32) int32 {
 	to := m.To()
 	capt := int32(p.Captures(m))
 	k := 2000 * capt
@@ -214,6 +211,9 @@ func orderKey(p *ataxx.Position, m ataxx.Move, us uint64) int32 {
 		k += 1000
 	} else {
 		k -= 700 + 250*int32(bits.OnesCount64(ataxx.Neighbours(m.From())&us&^(1<<to)))
+		if capt == 0 {
+			k -= quietLeap
+		}
 	}
 	return k
 }
