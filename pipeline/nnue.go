@@ -42,14 +42,25 @@ type NNUEConfig struct {
 	SPRT         string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames    int           `json:"sprt_games"` // its cap
 	SPRTClock    time.Duration `json:"sprt_clock_ns"`
+	// SPRTNodes, when > 0, plays the fast gate at this many nodes a move for both sides
+	// (agent -nodes N, deterministic and immune to the machine's load); SPRTClock is then only
+	// the games' safety clock.
+	SPRTNodes    int64         `json:"sprt_nodes,omitempty"`
 	ConfirmGames int           `json:"confirm_games"` // at Config.GateClock; promote at Config.Promote
 }
 
-// DefaultNNUE returns the lead's data settings and a gate of SPRT(0,10) at 2 s then 40 games.
+// DefaultNNUE returns the data settings of the current generation and a gate of SPRT(0,20)
+// at 20,000 nodes a move, then 40 games at the gate clock.
+//
+// The opening filter and the adjudication are the public engine's, in Colony's units: its
+// scores are expected results sigmoid(s/400), Colony's (1+tanh(s/300))/2 = sigmoid(s/150), so
+// one of its units is 0.375 of Colony's. Openings whose first search is beyond ±113 (its 300,
+// an expected score of 0.68) are drawn again; a game ends at the first search beyond ±3000
+// (its 8000).
 func DefaultNNUE() *NNUEConfig {
-	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 10000, SoftNodes: 5000, HashMB: 8,
-		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 400, AdjScore: 1500, AdjPlies: 4, ScoreWeight: 0.5,
-		SPRT: "0,10", SPRTGames: 400, SPRTClock: 2 * time.Second, ConfirmGames: 40}
+	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 5000, SoftNodes: 2500, HashMB: 8,
+		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1, ScoreWeight: 0.5,
+		SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40}
 }
 
 func (n *NNUEConfig) check() error {
@@ -58,8 +69,8 @@ func (n *NNUEConfig) check() error {
 		return errors.New("pipeline: nnue: a generation needs games or a duration")
 	case n.Nodes < 1 || n.SoftNodes < 0 || n.SoftNodes > n.Nodes:
 		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
-	case n.SPRTGames < 1 || n.SPRTClock <= 0 || n.ConfirmGames < 0:
-		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games >= 0)")
+	case n.SPRTGames < 1 || n.SPRTClock <= 0 || n.ConfirmGames < 0 || n.SPRTNodes < 0:
+		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
@@ -346,11 +357,15 @@ func (k nnueKind) candidate() (file, sha string, err error) {
 func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 	c, n := k.c, k.n
 	gdir, cand := c.genDir(), res.Candidate
-	agent := func(model string) []string {
-		return []string{c.cfg.Agent, "-game", c.cfg.Game, "-engine", n.Engine, "-model", model}
+	agent := func(model string, nodes int64) []string {
+		argv := []string{c.cfg.Agent, "-game", c.cfg.Game, "-engine", n.Engine, "-model", model}
+		if nodes > 0 {
+			argv = append(argv, "-nodes", fmt.Sprint(nodes))
+		}
+		return argv
 	}
 	t, _ := arena.ParseSPRT(n.SPRT)
-	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand), B: agent(c.st.Best), Games: n.SPRTGames,
+	ac := arena.Config{Rules: c.game.Rules(), A: agent(cand, n.SPRTNodes), B: agent(c.st.Best, n.SPRTNodes), Games: n.SPRTGames,
 		Clock: n.SPRTClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed(),
 		Mem: arena.Limits{RSS: 1 << 30}, OutDir: filepath.Join(gdir, "arena-sprt"), SPRT: &t}
 	sum, err := c.play(ctx, w, "sprt", ac)
@@ -366,6 +381,7 @@ func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 	res.Promoted = sprtPasses(g.SPRT, g.SPRTElo, g.SPRTEloErr) && res.Verdicts == 0
 	if res.Promoted && n.ConfirmGames > 0 {
 		ac.Games, ac.Clock, ac.SPRT, ac.OutDir = n.ConfirmGames, c.cfg.GateClock, nil, filepath.Join(gdir, "arena-confirm")
+		ac.A, ac.B = agent(cand, 0), agent(c.st.Best, 0)
 		ac.Seed++
 		sum, err := c.play(ctx, w, "confirm", ac)
 		if err != nil {

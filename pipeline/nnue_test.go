@@ -69,6 +69,18 @@ func TestNNUECycle(t *testing.T) {
 		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
 	}
 	sameFile(t, want, filepath.Join(run, "gen-0001", "candidate.nnue"))
+	// The fast gate ran at a node budget for both sides, the confirm games on the clock alone.
+	for dir, nodes := range map[string]bool{"arena-sprt": true, "arena-confirm": false} {
+		var sum arena.Summary
+		if err := readJSON(filepath.Join(run, "gen-0001", dir, "summary.json"), &sum); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{sum.ACmd, sum.BCmd} {
+			if strings.Contains(cmd, " -nodes 300") != nodes {
+				t.Errorf("%s: command %q (a node budget: %v)", dir, cmd, nodes)
+			}
+		}
+	}
 	m, err := nnue.Load(want)
 	if err != nil || m.Step != mustLoad(t, filepath.Join(models, "000004.nnue")).Step+4 {
 		t.Fatalf("promoted net: %v, %v", m, err)
@@ -128,6 +140,7 @@ func tinyNNUEConfig(t *testing.T, models string) Config {
 	n := DefaultNNUE()
 	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
 	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
+	n.SPRTNodes = 300
 	cfg.NNUE = n
 	return cfg
 }

@@ -77,6 +77,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.StringVar(&n.SPRT, "sprt", n.SPRT, "with -nnue: the fast gate's SPRT elo0,elo1[,alpha,beta]")
 	fs.IntVar(&n.SPRTGames, "sprt-games", n.SPRTGames, "with -nnue: the fast gate's game cap")
 	fs.DurationVar(&n.SPRTClock, "sprt-clock", n.SPRTClock, "with -nnue: the fast gate's clock per side")
+	fs.Int64Var(&n.SPRTNodes, "sprt-nodes", n.SPRTNodes, "with -nnue: the fast gate's nodes a move for both sides (0: play it at -sprt-clock)")
+	openMax := fs.Int("nnue-opening-max", int(n.OpeningMax), "with -nnue: draw a data opening again when its first search scores beyond ± this")
+	adjScore := fs.Int("nnue-adjudicate-score", int(n.AdjScore), "with -nnue: a data game ends once -nnue-adjudicate-plies searches in a row score beyond ± this (0: play out)")
+	fs.IntVar(&n.AdjPlies, "nnue-adjudicate-plies", n.AdjPlies, "with -nnue: see -nnue-adjudicate-score")
 	fs.IntVar(&n.ConfirmGames, "confirm-games", n.ConfirmGames, "with -nnue: confirm games at -gate-clock after SPRT H1, promote at -promote (0: none)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -94,6 +98,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if *isNNUE {
+		n.OpeningMax, n.AdjScore = int32(*openMax), int32(*adjScore)
 		c.NNUE = n
 	}
 	if *reportOut != "" {
