@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -31,32 +30,15 @@ func OpenLossLog(path string, fromStep int64) (*LossLog, error) {
 	case err != nil:
 		return nil, err
 	}
-	kept := rows[:0]
+	var kept []string
 	for _, r := range rows {
 		if r.Step <= fromStep {
-			kept = append(kept, r)
+			kept = append(kept, formatLossRow(r))
 		}
 	}
-	if len(kept) != len(rows) || len(rows) == 0 {
-		// Rewrite the file with the kept rows (temp + rename).
-		err := writeAtomic(path, func(w io.Writer) error {
-			if _, err := io.WriteString(w, strings.Join(lossHeader, ",")+"\n"); err != nil {
-				return err
-			}
-			for _, r := range kept {
-				if _, err := io.WriteString(w, formatLossRow(r)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openAppendCSV(path, lossHeader, kept, len(kept) == len(rows) && len(rows) > 0)
 	if err != nil {
-		return nil, fmt.Errorf("train: opening loss log: %w", err)
+		return nil, err
 	}
 	return &LossLog{f: f, w: bufio.NewWriter(f)}, nil
 }
