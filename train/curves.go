@@ -267,13 +267,24 @@ func savePlots(path string, plots []*plot.Plot, heights []float64) error {
 	for _, x := range heights {
 		total += x
 	}
+	// Each plot's tile, narrowed so that the data areas line up (the same steps one above the
+	// other whatever the width of each plot's tick labels).
+	subs := make([]draw.Canvas, len(plots))
+	var left, right vg.Length
 	top := dc.Max.Y
 	for i, p := range plots {
-		sub := dc
-		sub.Max.Y = top
-		sub.Min.Y = top - vg.Length(heights[i]/total)*(dc.Max.Y-dc.Min.Y)
-		top = sub.Min.Y
-		p.Draw(sub)
+		subs[i] = dc
+		subs[i].Max.Y = top
+		subs[i].Min.Y = top - vg.Length(heights[i]/total)*(dc.Max.Y-dc.Min.Y)
+		top = subs[i].Min.Y
+		d := p.DataCanvas(subs[i])
+		left, right = max(left, d.Min.X-subs[i].Min.X), max(right, subs[i].Max.X-d.Max.X)
+	}
+	for i, p := range plots {
+		d := p.DataCanvas(subs[i])
+		subs[i].Min.X += left - (d.Min.X - subs[i].Min.X)
+		subs[i].Max.X -= right - (subs[i].Max.X - d.Max.X)
+		p.Draw(subs[i])
 	}
 	return writeAtomic(path, func(wr io.Writer) error {
 		_, err := c.WriteTo(wr)
