@@ -382,3 +382,43 @@ func TestEpochLogFile(t *testing.T) {
 		t.Errorf("foreign CSV: %v", err)
 	}
 }
+
+// TestRunNNUEBestVal: when the validation loss rises (here the step schedule multiplies the
+// rate by 300 after step 20, which wrecks the net), BestVal writes the model of the lowest
+// validation loss to Out (an earlier step, the one the epoch CSV names) and the last to
+// OUT.last; without BestVal, Out is the last.
+func TestRunNNUEBestVal(t *testing.T) {
+	shards := writeShards(t)
+	dir := t.TempDir()
+	cfg := NNUEConfig{Game: ataxx.Info, Arch: windowArch(32, 0), Shards: shards, Steps: 40, Batch: 32, LR: 1e-2,
+		Schedule: StepLR, LRDrop: 300, LRDropEvery: 20, Out: filepath.Join(dir, "b.nnue"), Every: 1000, Seed: 1,
+		ValFrac: 0.5, ValEvery: 10, BestVal: true, EpochCSV: filepath.Join(dir, "b.csv")}
+	if _, err := RunNNUE(context.Background(), cfg, testLog{t}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadEpochCSV(cfg.EpochCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := rows[1]
+	for _, r := range rows[1:] {
+		if r.Val < best.Val {
+			best = r
+		}
+	}
+	if best.Step == 40 {
+		t.Fatalf("the validation loss did not rise: %+v", rows)
+	}
+	out, err1 := nnue.Load(cfg.Out)
+	last, err2 := nnue.Load(cfg.Out + ".last")
+	if err1 != nil || err2 != nil || out.Step != best.Step || last.Step != 40 {
+		t.Fatalf("out step %d (%v), last step %d (%v); the lowest validation loss at step %d", out.Step, err1, last.Step, err2, best.Step)
+	}
+	cfg.BestVal, cfg.Out, cfg.EpochCSV = false, filepath.Join(dir, "n.nnue"), ""
+	if m, err := RunNNUE(context.Background(), cfg, testLog{t}); err != nil || m.Step != 40 {
+		t.Fatalf("without BestVal: %v, step %d", err, m.Step)
+	}
+	if _, err := os.Stat(cfg.Out + ".last"); !os.IsNotExist(err) {
+		t.Errorf("without BestVal: %s.last: %v", cfg.Out, err)
+	}
+}
