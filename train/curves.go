@@ -2,7 +2,6 @@ package train
 
 import (
 	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"image/color"
@@ -44,8 +43,7 @@ func formatEpochRow(s EpochStats) string {
 
 // EpochLog appends one CSV row per validation.
 type EpochLog struct {
-	f    *os.File
-	w    *bufio.Writer
+	csvLog
 	last int64 // the step of the last row kept when opened (-1: none)
 }
 
@@ -67,7 +65,7 @@ func OpenEpochLog(path string, fromStep int64) (*EpochLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &EpochLog{f: f, w: bufio.NewWriter(f), last: last}, nil
+	return &EpochLog{csvLog{f: f, w: bufio.NewWriter(f), what: "epoch log"}, last}, nil
 }
 
 // openAppendCSV opens the CSV at path for appending, first rewriting it (temp + rename) as
@@ -100,64 +98,16 @@ func openAppendCSV(path string, header, kept []string, unchanged bool) (*os.File
 }
 
 // Write appends one row and flushes it to the file.
-func (l *EpochLog) Write(s EpochStats) error {
-	if l.f == nil {
-		return errors.New("train: epoch log is closed")
-	}
-	if _, err := l.w.WriteString(formatEpochRow(s)); err != nil {
-		return fmt.Errorf("train: epoch log: %w", err)
-	}
-	if err := l.w.Flush(); err != nil {
-		return fmt.Errorf("train: epoch log: %w", err)
-	}
-	return nil
-}
-
-// Close flushes and closes the file. Closing twice is harmless.
-func (l *EpochLog) Close() error {
-	if l.f == nil {
-		return nil
-	}
-	err := l.w.Flush()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
-	l.f = nil
-	return err
-}
+func (l *EpochLog) Write(s EpochStats) error { return l.write(formatEpochRow(s)) }
 
 // ReadEpochCSV reads a per-epoch CSV written by EpochLog; a file of another header is an error.
 func ReadEpochCSV(path string) ([]EpochStats, error) {
-	f, err := os.Open(path)
+	recs, err := readCSVFloats(path, epochHeader, "epoch log")
 	if err != nil {
-		return nil, fmt.Errorf("train: reading epoch log: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("train: reading epoch log %s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	if strings.Join(recs[0], ",") != strings.Join(epochHeader, ",") {
-		return nil, fmt.Errorf("train: %s: not an epoch log (header %q, want %q)", path, strings.Join(recs[0], ","), strings.Join(epochHeader, ","))
-	}
-	out := make([]EpochStats, 0, len(recs)-1)
-	for i, rec := range recs[1:] {
-		if len(rec) != len(epochHeader) {
-			return nil, fmt.Errorf("train: %s line %d: %d fields, want %d", path, i+2, len(rec), len(epochHeader))
-		}
-		var v [8]float64
-		for j, s := range rec {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, fmt.Errorf("train: %s line %d: %w", path, i+2, err)
-			}
-			v[j] = x
-		}
+	out := make([]EpochStats, 0, len(recs))
+	for _, v := range recs {
 		out = append(out, EpochStats{Step: int64(v[0]), Epoch: v[1], LR: v[2], Train: v[3], Val: v[4], ValResult: v[5],
 			ValExamples: int(v[6]), Seconds: v[7]})
 	}

@@ -378,7 +378,7 @@ func TestEpochLogFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("step,total\n1,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenEpochLog(p, 0); err == nil || !strings.Contains(err.Error(), "not an epoch log") {
+	if _, err := OpenEpochLog(p, 0); err == nil || !strings.Contains(err.Error(), "not the epoch log's") {
 		t.Errorf("foreign CSV: %v", err)
 	}
 }
