@@ -182,6 +182,9 @@ type nnueMonitor struct {
 
 // newNNUEMonitor sets up the monitor of a run whose training window holds trainLen examples.
 func newNNUEMonitor(cfg *NNUEConfig, t *NNUETrainer, tc *Config, val *valSet, trainLen int, lg *log.Logger) (*nnueMonitor, error) {
+	if cfg.ValEvery < 0 {
+		return nil, fmt.Errorf("train: nnue: validation period %d steps", cfg.ValEvery)
+	}
 	mo := &nnueMonitor{cfg: cfg, t: t, tc: tc, lg: lg, val: val, first: t.step, last: -1, began: time.Now(),
 		epoch: max(int64((trainLen+cfg.Batch-1)/cfg.Batch), 1), bestVal: math.Inf(1)}
 	if val != nil {

@@ -414,6 +414,11 @@ func TestRunNNUEBestVal(t *testing.T) {
 	if err1 != nil || err2 != nil || out.Step != best.Step || last.Step != 40 {
 		t.Fatalf("out step %d (%v), last step %d (%v); the lowest validation loss at step %d", out.Step, err1, last.Step, err2, best.Step)
 	}
+	bad := cfg
+	bad.ValEvery = -1
+	if _, err := RunNNUE(context.Background(), bad, testLog{t}); err == nil {
+		t.Error("a negative validation period accepted")
+	}
 	cfg.BestVal, cfg.Out, cfg.EpochCSV = false, filepath.Join(dir, "n.nnue"), ""
 	if m, err := RunNNUE(context.Background(), cfg, testLog{t}); err != nil || m.Step != 40 {
 		t.Fatalf("without BestVal: %v, step %d", err, m.Step)
