@@ -20,6 +20,7 @@ type Window struct {
 	capacity int
 	aug      Augmenter
 	warn     io.Writer
+	filter   func(string) bool
 
 	shards []winShard // oldest first
 	cum    []int      // cum[i] = examples held in shards[:i+1]
@@ -40,6 +41,10 @@ type WindowOptions struct {
 	Capacity       int       // newest examples kept (> 0)
 	Augmenter      Augmenter // nil: no augmentation
 	Warn           io.Writer // damaged shard warnings; nil: os.Stderr
+	// Filter, when set, picks the shards the window may hold by name: a shard it returns
+	// false for is never read (a validation split keeps its shards out of the training
+	// window this way, and reads only them into its own).
+	Filter func(name string) bool
 }
 
 // NewWindow returns an empty window over dir; call Refresh to load it.
@@ -60,6 +65,7 @@ func NewWindow(dir string, opt WindowOptions) (*Window, error) {
 		capacity: opt.Capacity,
 		aug:      aug,
 		warn:     opt.Warn,
+		filter:   opt.Filter,
 		bad:      make(map[string]bool),
 	}, nil
 }
@@ -100,7 +106,7 @@ func (w *Window) Refresh() (LoadReport, error) {
 	need := w.capacity
 	for i := len(list) - 1; i >= 0 && need > 0; i-- {
 		sh := list[i]
-		if w.bad[sh.Name] {
+		if w.bad[sh.Name] || (w.filter != nil && !w.filter(sh.Name)) {
 			continue
 		}
 		rep.Shards++

@@ -127,6 +127,37 @@ func TestWindowKeepsNewestK(t *testing.T) {
 	}
 }
 
+// TestWindowFilter: a window holds only the shards its filter accepts, newest first up to its
+// capacity, and the complementary filter holds the others.
+func TestWindowFilter(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	writeAged(t, dir, "a.shard", 1, 20, base, 1)
+	writeAged(t, dir, "b.shard", 2, 20, base, 2)
+	writeAged(t, dir, "c.shard", 3, 20, base, 3)
+	writeAged(t, dir, "d.shard", 4, 20, base, 4)
+	held := func(name string) bool { return name == "b.shard" || name == "d.shard" }
+	for _, c := range []struct {
+		filter   func(string) bool
+		capacity int
+		want     []uint64
+	}{
+		{held, 30, append(idRange(2, 10, 20), idRange(4, 0, 20)...)},
+		{func(n string) bool { return !held(n) }, 100, append(idRange(1, 0, 20), idRange(3, 0, 20)...)},
+	} {
+		w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: c.capacity, Filter: c.filter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if got := windowIDs(w); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("filtered window (%v)\n got %v\nwant %v", w.Shards(), got, c.want)
+		}
+	}
+}
+
 func TestSampleUniformNoAugment(t *testing.T) {
 	dir := t.TempDir()
 	base := time.Now().Add(-time.Hour)

@@ -76,3 +76,56 @@ func BenchmarkNNUETrainStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNNUEValidate measures the validation pass (the training graph's forward-only
+// subgraph, validate.go) against a training step, on 4,096 positions through batches of 1024:
+// window input, 256 lanes, SCReLU.
+func BenchmarkNNUEValidate(b *testing.B) {
+	a := windowArch(256, 0)
+	a.Activation = nnue.SCReLU
+	const B = 1024
+	tr, err := NewNNUETrainer(nnue.NewRandom(a, 1), Config{Batch: B, LR: 1e-3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	in := make([]float32, ataxx.InputSize)
+	v := &valSet{}
+	for _, p := range randomPositions(4*B, 3) {
+		p.Encode(in)
+		pc, stm, err := a.Pieces(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v.pieces, v.stm, v.target, v.result = append(v.pieces, pc), append(v.stm, uint8(stm)), append(v.target, 0.1), append(v.result, 0)
+	}
+	for _, c := range []struct {
+		name string
+		run  func() error
+	}{
+		{"validate", func() error { _, _, err := tr.validate(v); return err }},
+		{"train-step", func() error {
+			for range 4 {
+				if _, err := tr.Step(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if err := c.run(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			c0 := cputime.Process()
+			for range b.N {
+				if err := c.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(4*B*b.N)/b.Elapsed().Seconds(), "samples/s")
+			b.ReportMetric(float64(4*B*b.N)/(cputime.Process()-c0).Seconds(), "samples/cpu-s")
+		})
+	}
+}

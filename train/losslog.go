@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -15,10 +14,7 @@ import (
 var lossHeader = []string{"step", "total", "policy", "value", "l2", "lr", "samples_per_s"}
 
 // LossLog appends one CSV row per training step.
-type LossLog struct {
-	f *os.File
-	w *bufio.Writer
-}
+type LossLog struct{ csvLog }
 
 // OpenLossLog opens (or creates) the loss CSV at path for a run that continues after update
 // number fromStep: rows of an earlier run with a step > fromStep (work lost when it was killed
@@ -31,34 +27,17 @@ func OpenLossLog(path string, fromStep int64) (*LossLog, error) {
 	case err != nil:
 		return nil, err
 	}
-	kept := rows[:0]
+	var kept []string
 	for _, r := range rows {
 		if r.Step <= fromStep {
-			kept = append(kept, r)
+			kept = append(kept, formatLossRow(r))
 		}
 	}
-	if len(kept) != len(rows) || len(rows) == 0 {
-		// Rewrite the file with the kept rows (temp + rename).
-		err := writeAtomic(path, func(w io.Writer) error {
-			if _, err := io.WriteString(w, strings.Join(lossHeader, ",")+"\n"); err != nil {
-				return err
-			}
-			for _, r := range kept {
-				if _, err := io.WriteString(w, formatLossRow(r)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openAppendCSV(path, lossHeader, kept, len(kept) == len(rows) && len(rows) > 0)
 	if err != nil {
-		return nil, fmt.Errorf("train: opening loss log: %w", err)
+		return nil, err
 	}
-	return &LossLog{f: f, w: bufio.NewWriter(f)}, nil
+	return &LossLog{csvLog{f: f, w: bufio.NewWriter(f), what: "loss log"}}, nil
 }
 
 func formatLossRow(s StepStats) string {
@@ -68,21 +47,30 @@ func formatLossRow(s StepStats) string {
 }
 
 // Write appends one row and flushes it to the file.
-func (l *LossLog) Write(s StepStats) error {
+func (l *LossLog) Write(s StepStats) error { return l.write(formatLossRow(s)) }
+
+// csvLog is an open CSV file rows are appended to, each flushed (the loss and epoch logs).
+type csvLog struct {
+	f    *os.File
+	w    *bufio.Writer
+	what string
+}
+
+func (l *csvLog) write(row string) error {
 	if l.f == nil {
-		return errors.New("train: loss log is closed")
+		return fmt.Errorf("train: %s is closed", l.what)
 	}
-	if _, err := l.w.WriteString(formatLossRow(s)); err != nil {
-		return fmt.Errorf("train: loss log: %w", err)
+	if _, err := l.w.WriteString(row); err != nil {
+		return fmt.Errorf("train: %s: %w", l.what, err)
 	}
 	if err := l.w.Flush(); err != nil {
-		return fmt.Errorf("train: loss log: %w", err)
+		return fmt.Errorf("train: %s: %w", l.what, err)
 	}
 	return nil
 }
 
 // Close flushes and closes the file. Closing twice is harmless.
-func (l *LossLog) Close() error {
+func (l *csvLog) Close() error {
 	if l.f == nil {
 		return nil
 	}
@@ -96,34 +84,49 @@ func (l *LossLog) Close() error {
 
 // ReadLossCSV reads a loss CSV written by LossLog (GradNorm is not stored and reads as 0).
 func ReadLossCSV(path string) ([]StepStats, error) {
+	recs, err := readCSVFloats(path, lossHeader, "loss log")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StepStats, 0, len(recs))
+	for _, v := range recs {
+		out = append(out, StepStats{Step: int64(v[0]), Total: v[1], Policy: v[2], Value: v[3], L2: v[4], LR: v[5], SamplesPerSec: v[6]})
+	}
+	return out, nil
+}
+
+// readCSVFloats reads the rows of a CSV of numbers under header (what names it in errors): a
+// file of another header is refused, an empty file has no rows.
+func readCSVFloats(path string, header []string, what string) ([][]float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("train: reading loss log: %w", err)
+		return nil, fmt.Errorf("train: reading %s: %w", what, err)
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
-	r.FieldsPerRecord = len(lossHeader)
+	r.FieldsPerRecord = -1
 	recs, err := r.ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("train: reading loss log %s: %w", path, err)
+		return nil, fmt.Errorf("train: reading %s %s: %w", what, path, err)
 	}
 	if len(recs) == 0 {
 		return nil, nil // an empty file: no rows yet
 	}
-	if strings.Join(recs[0], ",") != strings.Join(lossHeader, ",") {
-		return nil, fmt.Errorf("train: %s: not a loss log (header %q)", path, strings.Join(recs[0], ","))
+	if strings.Join(recs[0], ",") != strings.Join(header, ",") {
+		return nil, fmt.Errorf("train: %s: header %q, not the %s's %q", path, strings.Join(recs[0], ","), what, strings.Join(header, ","))
 	}
-	out := make([]StepStats, 0, len(recs)-1)
+	out := make([][]float64, 0, len(recs)-1)
 	for i, rec := range recs[1:] {
-		var v [7]float64
+		if len(rec) != len(header) {
+			return nil, fmt.Errorf("train: %s line %d: %d fields, want %d", path, i+2, len(rec), len(header))
+		}
+		v := make([]float64, len(rec))
 		for j, s := range rec {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
+			if v[j], err = strconv.ParseFloat(s, 64); err != nil {
 				return nil, fmt.Errorf("train: %s line %d: %w", path, i+2, err)
 			}
-			v[j] = x
 		}
-		out = append(out, StepStats{Step: int64(v[0]), Total: v[1], Policy: v[2], Value: v[3], L2: v[4], LR: v[5], SamplesPerSec: v[6]})
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -35,9 +35,31 @@ type NNUEConfig struct {
 
 	Steps       int64   // updates past the start model's step
 	Batch       int     // default 1024
-	LR          float64 // Adam, cosine from LR to LR/20 over Steps (default 2e-3)
+	LR          float64 // Adam's learning rate before the schedule (default 2e-3)
 	WeightDecay float64 // L2 on the weight matrices (default 0)
 	Seed        uint64
+
+	// The learning-rate schedule (schedule.go): Schedule Cosine ("", the default: LR down to
+	// MinLR, default LR/20, over Steps), StepLR (times LRDrop, default 0.3, every LRDropEvery
+	// steps, default Steps/3) or Constant; Warmup steps of linear warm-up first.
+	Schedule    string
+	Warmup      int64
+	MinLR       float64
+	LRDrop      float64
+	LRDropEvery int64
+
+	// The validation split (validate.go): ValFrac of the shards (whole shards, by a hash of
+	// their names; 0: none) are held out of training, and up to ValMax of their newest
+	// examples (default DefaultValMax) are evaluated every ValEvery steps (0: an epoch, the
+	// training window over the batch), at the start and at the end. EpochCSV gets a row per
+	// validation; Plot (SVG or PNG) the loss and learning-rate curves at the end; BestVal makes
+	// the output the model of the lowest validation loss (the last one is kept as OUT.last).
+	ValFrac  float64
+	ValMax   int
+	ValEvery int64
+	EpochCSV string
+	Plot     string
+	BestVal  bool
 
 	// ScoreScale is stored in the model's metadata ("score_scale"): the shards' value targets
 	// mix tanh(score/ScoreScale), so the logit times ScoreScale is a search score (default
@@ -205,6 +227,7 @@ type NNUETrainer struct {
 	targetT  *tensor.Dense
 	ws, gs   [][]float32
 	sparse   *sparseInputs // window input: the active features instead of us and them
+	fwd      G.VM          // the forward-only machine of validation (validate.go), built on first use
 }
 
 // NewNNUETrainer builds a trainer from m's weights (m itself is not changed until Model). A
@@ -253,8 +276,13 @@ func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error)
 	return t, nil
 }
 
-// Close releases the machine.
-func (t *NNUETrainer) Close() error { return t.vm.Close() }
+// Close releases the machines.
+func (t *NNUETrainer) Close() error {
+	if t.fwd != nil {
+		t.fwd.Close()
+	}
+	return t.vm.Close()
+}
 
 // SetExample fills row i of the batch with the position pieces, stm to move, and its target.
 func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
@@ -362,6 +390,12 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if cfg.ScoreScale == 0 {
 		cfg.ScoreScale = nnue.DefaultScoreScale
 	}
+	if cfg.ValMax == 0 {
+		cfg.ValMax = DefaultValMax
+	}
+	if cfg.BestVal && cfg.ValFrac == 0 {
+		return nil, errors.New("train: nnue: keeping the best validation model needs a validation split")
+	}
 	var m *nnue.Model
 	if cfg.Model != "" {
 		var err error
@@ -382,23 +416,45 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if m.Arch.Planes*m.Arch.Cells != cfg.Game.InputSize() {
 		return nil, fmt.Errorf("train: nnue arch reads %d inputs, %s encodes %d", m.Arch.Planes*m.Arch.Cells, cfg.Game.Name, cfg.Game.InputSize())
 	}
-	tc := Config{Batch: cfg.Batch, LR: cfg.LR, Schedule: Cosine, MinLR: cfg.LR / 20, WeightDecay: cfg.WeightDecay,
-		ScheduleStart: m.Step, TotalSteps: max(cfg.Steps, 1), Seed: cfg.Seed}
-	if cfg.WeightDecay == 0 {
-		tc.WeightDecay = -1
+	tc, err := cfg.trainerConfig(m.Step)
+	if err != nil {
+		return nil, err
+	}
+	lg.Printf("learning rate: %s", describeSchedule(&tc))
+	held, picked, shards, err := valSplit(cfg.Shards, cfg.ValFrac)
+	if err != nil {
+		return nil, err
+	}
+	var notHeld func(string) bool
+	if held != nil {
+		notHeld = func(name string) bool { return !held(name) }
+		lg.Printf("validation split: %d of %d shards held out", picked, shards)
+	} else if cfg.ValFrac > 0 {
+		lg.Printf("warning: no validation split: %d shard(s) in %s, need 2 or more", shards, cfg.Shards)
 	}
 	t, err := NewNNUETrainer(m, tc)
 	if err != nil {
 		return nil, err
 	}
 	defer t.Close()
-	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, logw, lg)
+	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, notHeld, logw, lg)
 	if err != nil {
 		return nil, err
 	}
 	if win.Len() == 0 {
 		return nil, fmt.Errorf("train: no examples for %s in %s", cfg.Game.Name, cfg.Shards)
 	}
+	var val *valSet
+	if held != nil {
+		if val, err = loadValSet(cfg.Shards, &cfg, m.Arch, held, logw); err != nil {
+			return nil, err
+		}
+	}
+	mon, err := newNNUEMonitor(&cfg, t, &tc, val, win.Len(), lg)
+	if err != nil {
+		return nil, err
+	}
+	defer mon.close()
 	var csv *LossLog
 	if cfg.CSV != "" {
 		if csv, err = OpenLossLog(cfg.CSV, t.step); err != nil {
@@ -409,16 +465,21 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6e6e7565))
 	var exs []data.Example
 	a := m.Arch
-	save := func() error {
-		out := t.Model()
+	withMeta := func(out *nnue.Model) *nnue.Model {
 		out.Meta["score_scale"] = strconv.Itoa(cfg.ScoreScale)
 		out.Meta["train.shards"] = cfg.Shards
 		out.Meta["train.batch"] = strconv.Itoa(cfg.Batch)
 		out.Meta["train.lr"] = strconv.FormatFloat(cfg.LR, 'g', -1, 64)
 		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
 		out.Meta["train.score_weight"] = strconv.FormatFloat(cfg.ScoreWeight, 'g', -1, 64)
-		m = out
-		return out.Save(cfg.Out)
+		return out
+	}
+	save := func() error {
+		m = withMeta(t.Model())
+		return m.Save(cfg.Out)
+	}
+	if err := mon.start(); err != nil {
+		return nil, err
 	}
 	target := m.Step + cfg.Steps
 	began, first := time.Now(), t.step
@@ -457,6 +518,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 				return nil, err
 			}
 		}
+		if err := mon.afterStep(loss, tc.LRAt(t.step-1)); err != nil {
+			return nil, err
+		}
 		sum += loss
 		n++
 		if cfg.LogEvery > 0 && (t.step%cfg.LogEvery == 0 || t.step == target) {
@@ -469,6 +533,13 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 				return nil, err
 			}
 		}
+	}
+	best, err := mon.finish()
+	if err != nil {
+		return nil, err
+	}
+	if best != nil {
+		return keepBest(&cfg, withMeta(t.Model()), withMeta(best), lg)
 	}
 	if err := save(); err != nil {
 		return nil, err

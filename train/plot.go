@@ -32,22 +32,8 @@ func PlotLosses(path string, rows []StepStats, smooth int) error {
 		{"value", func(s StepStats) float64 { return s.Value }, color.RGBA{R: 200, A: 255}},
 		{"l2", func(s StepStats) float64 { return s.L2 }, color.RGBA{G: 150, A: 255}},
 	}
-	alpha := 1.0
-	if smooth > 1 {
-		alpha = 2 / float64(smooth+1)
-	}
 	for _, s := range series {
-		pts := make(plotter.XYs, len(rows))
-		var ema float64
-		for i, r := range rows {
-			v := s.get(r)
-			if i == 0 {
-				ema = v
-			} else {
-				ema += alpha * (v - ema)
-			}
-			pts[i].X, pts[i].Y = float64(r.Step), ema
-		}
+		pts := smoothed(rows, s.get, smooth)
 		l, err := plotter.NewLine(pts)
 		if err != nil {
 			return fmt.Errorf("train: plotting %s: %w", s.name, err)

@@ -4,11 +4,17 @@
 //
 //	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0
 //	          -activation crelu -input cells] -steps N
-//	          [-batch 1024] [-lr 2e-3] [-window K] [-csv FILE] [-every 1000] [-score-scale 300]
+//	          [-batch 1024] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
+//	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
+//	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
 //	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
-// stopped run is continued with -model set to that file. -input windows starts a fresh net on
+// stopped run is continued with -model set to that file. -val-frac of the shards (whole
+// shards, picked by a hash of their names) are held out of training and validated every epoch
+// (the training window over the batch) or -val-every steps; the rows go to -epoch-csv
+// (default OUT.epochs.csv), the loss and learning-rate curves to -plot (default OUT.loss.svg)
+// at the end ("none": not written). -input windows starts a fresh net on
 // the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind, unless
 // -to-windows first moves a cell-input start model to window input (nnue.ToWindows, the same
 // function), as -widen moves it to more lanes.
@@ -53,7 +59,18 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Int64Var(&c.Refresh, "refresh", 0, "rescan the shards every this many steps (0: never)")
 	fs.Int64Var(&c.Steps, "steps", 10000, "updates past the start model's step")
 	fs.IntVar(&c.Batch, "batch", 1024, "batch size")
-	fs.Float64Var(&c.LR, "lr", 2e-3, "Adam learning rate (cosine to lr/20)")
+	fs.Float64Var(&c.LR, "lr", 2e-3, "Adam learning rate (before the schedule)")
+	fs.StringVar(&c.Schedule, "lr-schedule", "cosine", "learning-rate schedule: cosine (lr to -min-lr over the steps), step (times -lr-drop every -lr-drop-every steps) or constant")
+	fs.Int64Var(&c.Warmup, "warmup", 0, "linear learning-rate warm-up over this many steps first")
+	fs.Float64Var(&c.MinLR, "min-lr", 0, "the cosine schedule's final learning rate (0: lr/20)")
+	fs.Float64Var(&c.LRDrop, "lr-drop", 0.3, "the step schedule's factor")
+	fs.Int64Var(&c.LRDropEvery, "lr-drop-every", 0, "the step schedule's period in steps (0: a third of -steps)")
+	fs.Float64Var(&c.ValFrac, "val-frac", 0.02, "fraction of the shards held out for validation, whole shards picked by a hash of their names (0: none)")
+	fs.IntVar(&c.ValMax, "val-max", train.DefaultValMax, "validation examples evaluated (the newest of the held-out shards)")
+	fs.Int64Var(&c.ValEvery, "val-every", 0, "validate every this many steps (0: every epoch, the training window over the batch)")
+	fs.BoolVar(&c.BestVal, "best-val", false, "write the model of the lowest validation loss to -out (the last one to OUT.last)")
+	fs.StringVar(&c.EpochCSV, "epoch-csv", "", "per-validation CSV (default OUT.epochs.csv with a validation split; none: not written)")
+	fs.StringVar(&c.Plot, "plot", "", "loss and learning-rate curves at the end, SVG or PNG by extension (default OUT.loss.svg; none: not drawn)")
 	fs.Float64Var(&c.WeightDecay, "wd", 0, "L2 on the weight matrices")
 	fs.Int64Var(&c.Every, "every", 1000, "write the model every this many steps")
 	fs.StringVar(&c.CSV, "csv", "", "per-step loss CSV")
@@ -85,7 +102,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "trainnnue:", err)
 		return 1
 	}
+	local := in.Out == c.Out // an output URL is written through a cache: no files beside it
 	c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
+	c.EpochCSV = besideOut(c.EpochCSV, c.Out, ".epochs.csv", local && c.ValFrac > 0)
+	c.Plot = besideOut(c.Plot, c.Out, ".loss.svg", local)
 	if *widen > 0 {
 		if code := convertStart(&c, "widen", "widened", func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }, stderr); code != 0 {
 			return code
@@ -144,6 +164,17 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "trainnnue: %s (%s, step %d): value MSE %.4f over %d examples of %s\n", model, m.Arch, m.Step, mse, n, dir)
 	return 0
+}
+
+// besideOut is a file flag's value: "" becomes OUT+suffix when byDefault, "none" nothing.
+func besideOut(flag, out, suffix string, byDefault bool) string {
+	switch {
+	case flag == "none" || (flag == "" && !byDefault):
+		return ""
+	case flag == "":
+		return out + suffix
+	}
+	return flag
 }
 
 // convertStart (for the flag -flag) replaces the start model c.Model by conv of it (the same function in another

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,13 +53,16 @@ func TestTrainAndEval(t *testing.T) {
 
 // writeShards writes the shards of a few games of Bacteria War's random engine into dir,
 // through the registry (a command reaches no game package directly).
-func writeShards(t *testing.T, dir string, games int) {
+func writeShards(t *testing.T, dir string, games int) { t.Helper(); writeShardsSeed(t, dir, games, 1) }
+
+// writeShardsSeed is writeShards from seed (the shard's name and games differ by seed).
+func writeShardsSeed(t *testing.T, dir string, games int, seed uint64) {
 	t.Helper()
 	g, err := registry.Lookup("bacteria-war")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Limits: engine.Limits{Depth: 1}, Seed: 1}
+	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Limits: engine.Limits{Depth: 1}, Seed: seed}
 	if _, err := g.Bootstrap(context.Background(), bc, "random", agentdef.EngineOptions{}, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -112,5 +116,75 @@ func TestWindowInput(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"-shards", shards, "-to-windows", "-out", filepath.Join(dir, "none.nnue")}, &log); code != 2 {
 		t.Errorf("-to-windows without -model: exit %d, want 2", code)
+	}
+}
+
+// TestValidationFlags: with two shards and -val-frac 0.5 one is held out; -val-every 4 over 12
+// steps validates at steps 0, 4, 8 and 12 (OUT.epochs.csv); the curves go to OUT.loss.svg;
+// -best-val keeps the last model as OUT.last; -plot none draws nothing; a bad schedule fails.
+func TestValidationFlags(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	for i, seed := range []uint64{1, 2} {
+		sub := filepath.Join(dir, fmt.Sprint(i))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeShardsSeed(t, sub, 4, seed)
+		if i == 0 {
+			if err := os.Rename(sub, shards); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		ents, err := os.ReadDir(sub)
+		if err != nil || len(ents) != 1 {
+			t.Fatalf("bootstrap wrote %v (%v)", ents, err)
+		}
+		if err := os.Rename(filepath.Join(sub, ents[0].Name()), filepath.Join(shards, "second-"+ents[0].Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "v.nnue")
+	var log bytes.Buffer
+	args := []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "12", "-batch", "16", "-val-frac", "0.5",
+		"-val-every", "4", "-best-val", "-lr-schedule", "step", "-lr-drop-every", "5", "-warmup", "2"}
+	if code := run(context.Background(), args, &log); code != 0 {
+		t.Fatalf("exit %d\n%s", code, log.String())
+	}
+	for _, want := range []string{"validation split: 1 of 2 shards held out", "learning rate: step 0.002, x0.3 every 5 steps, warm-up 2 steps",
+		"step 12: validation mse"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	csv, err := os.ReadFile(out + ".epochs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, line := range strings.Split(strings.TrimSpace(string(csv)), "\n")[1:] {
+		steps = append(steps, strings.Split(line, ",")[0])
+	}
+	if strings.Join(steps, " ") != "0 4 8 12" {
+		t.Errorf("validated at steps %v, want 0 4 8 12", steps)
+	}
+	for _, f := range []string{out, out + ".last", out + ".loss.svg"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	quiet := filepath.Join(dir, "q.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", quiet, "-hidden", "16", "-steps", "2", "-batch", "16", "-plot", "none", "-val-frac", "0"}, &log); code != 0 {
+		t.Fatalf("-plot none: exit %d", code)
+	}
+	for _, f := range []string{quiet + ".loss.svg", quiet + ".epochs.csv"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s: %v, want none", f, err)
+		}
+	}
+	log.Reset()
+	if code := run(context.Background(), []string{"-shards", shards, "-out", quiet, "-lr-schedule", "linear"}, &log); code == 0 || !strings.Contains(log.String(), "unknown learning-rate schedule") {
+		t.Errorf("-lr-schedule linear: exit %d\n%s", code, log.String())
 	}
 }

@@ -197,33 +197,35 @@ func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []st
 	}
 }
 
-// TestCPPEvaluationShapes (long mode): exports of random nets of other shapes (128 lanes,
-// CReLU and SCReLU, given with -model) evaluate 2,000 positions as Go does, in every kernel.
+// TestCPPEvaluationShapes: exports of random nets of other shapes than the shipped ones
+// evaluate positions as Go does, in every kernel, and search as Go does (best move, score,
+// depth and node count). Short mode: one program, the candidates' shape (window input, 128
+// lanes, SCReLU), 300 positions and 4 searches; long mode adds cell-input nets of 128 lanes
+// (CReLU and SCReLU) and a 256-lane window SCReLU net, 2,000 positions and 20 searches each.
 func TestCPPEvaluationShapes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two more C++ programs")
+	screlu := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
+	shapes := []nnue.Arch{screlu(nnab.WindowArch(128, 0))}
+	evals, searches := 300, 4
+	if !testing.Short() {
+		shapes = append(shapes, nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)), screlu(nnab.WindowArch(256, 0)))
+		evals, searches = 2000, 20
 	}
-	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
-		a := nnab.Arch(128, 0)
-		a.Activation = act
-		m := nnue.NewRandom(a, 31)
-		file := filepath.Join(t.TempDir(), "net.nnue")
-		if err := m.Save(file); err != nil {
-			t.Fatal(err)
-		}
-		src, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
-		if err != nil {
-			t.Fatal(err)
-		}
-		bin, err := Build(src, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		net, err := nnue.Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareKernels(t, bin, net, 3, 2000, act.String())
+	for _, a := range shapes {
+		name := fmt.Sprintf("%s-%d-%s", a.Input, a.Hidden, a.Activation)
+		t.Run(name, func(t *testing.T) {
+			m := nnue.NewRandom(a, 31)
+			file := filepath.Join(t.TempDir(), "net.nnue")
+			if err := m.Save(file); err != nil {
+				t.Fatal(err)
+			}
+			bin := cppProgramOf(t, "shape "+name, Options{Game: ataxx.Info.Name, Model: file})
+			net, err := nnue.Quantize(m, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareKernels(t, bin, net, 3, evals, name)
+			compareSearches(t, startParity(t, bin), net, searchPositions(searches), searchVariant{name: "default", depth: 5}, nil)
+		})
 	}
 }
 
