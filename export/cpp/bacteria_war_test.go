@@ -198,33 +198,60 @@ func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []st
 }
 
 // TestCPPEvaluationShapes (long mode): exports of random nets of other shapes (128 lanes,
-// CReLU and SCReLU, given with -model) evaluate 2,000 positions as Go does, in every kernel.
+// CReLU and SCReLU, two perspectives or the side to move's only; the 256-lane window SCReLU
+// net reading the side to move only), given with -model, evaluate 2,000 positions as Go
+// does, in every kernel.
 func TestCPPEvaluationShapes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds two more C++ programs")
+		t.Skip("builds five more C++ programs")
 	}
-	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
-		a := nnab.Arch(128, 0)
-		a.Activation = act
-		m := nnue.NewRandom(a, 31)
-		file := filepath.Join(t.TempDir(), "net.nnue")
-		if err := m.Save(file); err != nil {
-			t.Fatal(err)
+	for _, stm := range []bool{false, true} {
+		for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+			a := nnab.Arch(128, 0)
+			a.Activation, a.STMOnly = act, stm
+			compareExport(t, nnue.NewRandom(a, 31), 3, 2000)
 		}
-		src, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
-		if err != nil {
-			t.Fatal(err)
-		}
-		bin, err := Build(src, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		net, err := nnue.Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareKernels(t, bin, net, 3, 2000, act.String())
 	}
+	a := nnab.WindowArch(256, 0)
+	a.Activation, a.STMOnly = nnue.SCReLU, true
+	compareExport(t, nnue.NewRandom(a, 31), 3, 2000)
+}
+
+// TestCPPEvaluationSTMOnly: the export of a random window-input SCReLU net whose output reads
+// the side to move's accumulator only (nnue.Arch.STMOnly; its weights scaled so that both
+// the SIMD and the scalar output kernels see large sums) evaluates 1,000 positions as Go
+// does, in every kernel.
+func TestCPPEvaluationSTMOnly(t *testing.T) {
+	a := nnab.WindowArch(128, 0)
+	a.Activation, a.STMOnly = nnue.SCReLU, true
+	m := nnue.NewRandom(a, 37)
+	for i := range m.Weights.OutW {
+		m.Weights.OutW[i] *= 20
+	}
+	compareExport(t, m, 5, 1000)
+}
+
+// compareExport exports m (saved and given with -model), builds it and runs compareKernels
+// with Go's quantized m.
+func compareExport(t *testing.T, m *nnue.Model, seed uint64, total int) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "net.nnue")
+	if err := m.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	src, _, err := Generate(Options{Game: ataxx.Info.Name, Model: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := Build(src, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nnue.Quantize(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareKernels(t, bin, net, seed, total, m.Arch.String())
 }
 
 // searchPositions are the search tests' positions: n positions at random plies of random
