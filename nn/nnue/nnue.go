@@ -54,8 +54,9 @@
 // in int32 (c*c <= 2^20) and shifted back to scale qa with one arithmetic shift,
 // s = (c*c) >> k (rounding down; s in [0, qa]). From there on s takes c's place exactly as in
 // CReLU: without L1, out = outB + sum_i s_i*outW_i in int64; with L1, the hidden sums use s.
-// Integer operations only; the AVX2 build shares the accumulator kernels and evaluates SCReLU
-// with the same portable loop, so both builds agree bit for bit.
+// Integer operations only. The AVX2 build's SCReLU output kernel forms c*c from its high and
+// low 16 bits (vpmulhw, vpmullw), s = hi << (16-k) | lo >> k, the same s, so both builds
+// agree bit for bit.
 package nnue
 
 import (
