@@ -77,11 +77,11 @@ type NNUEConfig struct {
 }
 
 // nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
-// feature rows in (or, with sparse inputs, their active features), the value (tanh of the
-// logit) out, and the MSE against the targets.
+// feature rows in (or, with sparse inputs, their active features; the side to move's only for
+// an STMOnly net), the value (tanh of the logit) out, and the MSE against the targets.
 type nnueGraph struct {
 	g          *G.ExprGraph
-	us, them   *G.Node // (B, Features); nil with sparse inputs
+	us, them   *G.Node // (B, Features); nil with sparse inputs (them: for an STMOnly net too)
 	target     *G.Node // (B, 1)
 	logit      *G.Node // (B, 1)
 	loss       *G.Node
@@ -178,11 +178,17 @@ func buildNNUEGraph(m *nnue.Model, batch int, sp *sparseInputs) (*nnueGraph, err
 	if sp != nil {
 		usIdx, themIdx = sp.us, sp.them
 	}
-	hu, ht := half("us", usIdx), half("them", themIdx)
+	x := half("us", usIdx)
+	if !a.STMOnly { // an STMOnly net's tail reads the side to move's accumulator only
+		ht := half("them", themIdx)
+		if err != nil {
+			return nil, err
+		}
+		x = do(G.Concat(1, x, ht))
+	}
 	if err != nil {
 		return nil, err
 	}
-	x := do(G.Concat(1, hu, ht))
 	if a.L1 > 0 {
 		x = dense(x, l1w, l1b)
 		if err == nil {

@@ -46,8 +46,10 @@ func fillNNUE(t testing.TB, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) (
 // nnue.Model.Forward on the same weights (before and after some training).
 func TestNNUETrainerMatchesFloatForward(t *testing.T) {
 	sc := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
+	stm := func(a nnue.Arch) nnue.Arch { a.STMOnly = true; return a }
 	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16), sc(nnueArch(32, 0)), sc(nnueArch(32, 16)),
-		windowArch(32, 0), sc(windowArch(32, 0)), windowArch(32, 16)} {
+		windowArch(32, 0), sc(windowArch(32, 0)), windowArch(32, 16),
+		stm(nnueArch(32, 0)), stm(sc(nnueArch(32, 16))), stm(sc(windowArch(32, 0))), stm(windowArch(32, 16))} {
 		const B = 32
 		tr, err := NewNNUETrainer(nnue.NewRandom(a, 3), Config{Batch: B, LR: 1e-2})
 		if err != nil {

@@ -3,7 +3,7 @@
 // the side to move.
 //
 //	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0
-//	          -activation crelu -input cells] -steps N
+//	          -activation crelu -input cells -perspectives 2] -steps N
 //	          [-batch 1024] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
 //	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
 //	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
@@ -17,7 +17,10 @@
 // at the end ("none": not written). -input windows starts a fresh net on
 // the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind, unless
 // -to-windows first moves a cell-input start model to window input (nnue.ToWindows, the same
-// function), as -widen moves it to more lanes.
+// function), as -widen moves it to more lanes. -perspectives 1 starts a fresh net whose output
+// reads the side to move's accumulator only (nnue.Arch.STMOnly); with -model, a
+// two-perspective start net is first cut to one (nnue.ToSTMOnly: the side to move's output
+// weights kept, the other's dropped; not the same function, a warm start).
 package main
 
 import (
@@ -50,6 +53,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	l1 := fs.Int("l1", 0, "hidden dense units after the accumulators of a fresh net (0: none)")
 	activation := fs.String("activation", "crelu", "the accumulators' activation of a fresh net: crelu or screlu")
 	input := fs.String("input", "cells", "the input features of a fresh net: cells (cells x own/other) or windows (2x2 windows x 81 states)")
+	persp := fs.Int("perspectives", 0, "accumulators the output reads: 2 both (a fresh net's default), 1 the side to move's (nnue.Arch.STMOnly); with -model, 1 first cuts a two-perspective start net to one (written next to -out as OUT.stm); 0: the start model's own")
 	var c train.NNUEConfig
 	fs.StringVar(&c.Model, "model", "", "start model file or URL (default: a fresh net)")
 	fs.StringVar(&c.Shards, "shards", "", "shard directory, or a shards store URL s3://bucket/run/shards (ingested: docs/cluster.md) (required)")
@@ -111,9 +115,28 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			return code
 		}
 	}
+	if *persp < 0 || *persp > 2 {
+		fmt.Fprintf(stderr, "trainnnue: -perspectives %d, want 1 or 2\n", *persp)
+		return 2
+	}
 	if *toWindows {
 		if code := convertStart(&c, "to-windows", "windows", func(m *nnue.Model) (*nnue.Model, error) { return nnue.ToWindows(m, c.Game.Width) }, stderr); code != 0 {
 			return code
+		}
+	}
+	if *persp == 1 && c.Model != "" {
+		if code := convertStart(&c, "perspectives 1", "stm", nnue.ToSTMOnly, stderr); code != 0 {
+			return code
+		}
+	}
+	if *persp == 2 && c.Model != "" {
+		m, err := nnue.Load(c.Model)
+		if err == nil && m.Arch.STMOnly {
+			err = fmt.Errorf("-perspectives 2: the start model %s reads one perspective (none is added back)", c.Model)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
 		}
 	}
 	if c.Model == "" {
@@ -132,6 +155,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		if c.Arch.Input == nnue.WindowInput {
 			c.Arch.Width = g.Info().Width
 		}
+		c.Arch.STMOnly = *persp == 1
 	}
 	_, err = train.RunNNUE(ctx, c, stderr)
 	if err == nil {

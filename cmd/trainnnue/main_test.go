@@ -188,3 +188,48 @@ func TestValidationFlags(t *testing.T) {
 		t.Errorf("-lr-schedule linear: exit %d\n%s", code, log.String())
 	}
 }
+
+// TestPerspectives: -perspectives 1 trains a fresh net whose output reads the side to move's
+// accumulator only; with -model it first cuts a two-perspective start net to one (OUT.stm);
+// -perspectives 2 on a one-perspective start net and -perspectives 3 exit 2.
+func TestPerspectives(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	if err := os.MkdirAll(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeShards(t, shards, 6)
+	var log bytes.Buffer
+	one := filepath.Join(dir, "one.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", one, "-hidden", "16", "-steps", "4", "-batch", "16", "-input", "windows", "-activation", "screlu", "-perspectives", "1"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	if m, err := nnue.Load(one); err != nil || !m.Arch.STMOnly || m.Arch.Input != nnue.WindowInput || len(m.Weights.OutW) != 16 {
+		t.Fatalf("-perspectives 1: %v (%+v)", err, m)
+	}
+	two := filepath.Join(dir, "two.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", two, "-hidden", "16", "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	if m, err := nnue.Load(two); err != nil || m.Arch.STMOnly {
+		t.Fatalf("default perspectives: %v (%+v)", err, m)
+	}
+	cut := filepath.Join(dir, "cut.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", two, "-perspectives", "1", "-out", cut, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("-perspectives 1 -model: exit %d\n%s", code, log.String())
+	}
+	for _, f := range []string{cut + ".stm", cut} {
+		if m, err := nnue.Load(f); err != nil || !m.Arch.STMOnly {
+			t.Fatalf("-perspectives 1 -model %s: %v (%+v)", f, err, m)
+		}
+	}
+	for _, args := range [][]string{
+		{"-shards", shards, "-model", one, "-perspectives", "2", "-out", filepath.Join(dir, "x.nnue")},
+		{"-shards", shards, "-model", one, "-perspectives", "1", "-out", filepath.Join(dir, "y.nnue")},
+		{"-shards", shards, "-perspectives", "3", "-out", filepath.Join(dir, "z.nnue")},
+	} {
+		if code := run(context.Background(), args, &log); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

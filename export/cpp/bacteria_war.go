@@ -79,7 +79,8 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 }
 
 // ataxxWeights declares the net (the template's evaluator reads cell- and window-input nets
-// without a hidden layer; FT is nnue.Ints' rows: 2*Cells for cells, 81 per window for windows).
+// without a hidden layer, with one or two output perspectives; FT is nnue.Ints' rows: 2*Cells
+// for cells, 81 per window for windows; OUT_W has 2*Hidden or, NET_STM_ONLY, Hidden weights).
 func ataxxWeights(v nnue.Ints) (string, error) {
 	a := v.Arch
 	if a.L1 != 0 {
@@ -102,6 +103,7 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	w.constant("int", "NET_SHIFT", v.Shift)
 	w.constant("bool", "NET_WINDOWS", windows)
 	w.constant("int", "NET_WIDTH", a.Width)
+	w.constant("bool", "NET_STM_ONLY", a.STMOnly)
 	var ft []int16
 	for _, row := range v.FT {
 		ft = append(ft, row...)

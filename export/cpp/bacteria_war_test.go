@@ -201,17 +201,20 @@ func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []st
 // evaluate positions as Go does, in every kernel, and search as Go does (best move, score,
 // depth and node count). Short mode: one program, the candidates' shape (window input, 128
 // lanes, SCReLU), 300 positions and 4 searches; long mode adds cell-input nets of 128 lanes
-// (CReLU and SCReLU) and a 256-lane window SCReLU net, 2,000 positions and 20 searches each.
+// (CReLU and SCReLU, both perspectives or the side to move's only) and a 256-lane window
+// SCReLU net reading the side to move only, 2,000 positions and 20 searches each.
 func TestCPPEvaluationShapes(t *testing.T) {
 	screlu := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
 	shapes := []nnue.Arch{screlu(nnab.WindowArch(128, 0))}
 	evals, searches := 300, 4
 	if !testing.Short() {
-		shapes = append(shapes, nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)), screlu(nnab.WindowArch(256, 0)))
+		stm := func(a nnue.Arch) nnue.Arch { a.STMOnly = true; return a }
+		shapes = append(shapes, nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)), stm(nnab.Arch(128, 0)),
+			stm(screlu(nnab.Arch(128, 0))), stm(screlu(nnab.WindowArch(256, 0))))
 		evals, searches = 2000, 20
 	}
 	for _, a := range shapes {
-		name := fmt.Sprintf("%s-%d-%s", a.Input, a.Hidden, a.Activation)
+		name := fmt.Sprintf("%s-%d-%s-p%d", a.Input, a.Hidden, a.Activation, a.Perspectives())
 		t.Run(name, func(t *testing.T) {
 			m := nnue.NewRandom(a, 31)
 			file := filepath.Join(t.TempDir(), "net.nnue")
@@ -227,6 +230,36 @@ func TestCPPEvaluationShapes(t *testing.T) {
 			compareSearches(t, startParity(t, bin), net, searchPositions(searches), searchVariant{name: "default", depth: 5}, nil)
 		})
 	}
+}
+
+// TestCPPEvaluationSTMOnly: the export of a random window-input SCReLU net whose output reads
+// the side to move's accumulator only (nnue.Arch.STMOnly; its weights scaled so that both
+// the SIMD and the scalar output kernels see large sums) evaluates 1,000 positions as Go
+// does, in every kernel.
+func TestCPPEvaluationSTMOnly(t *testing.T) {
+	a := nnab.WindowArch(128, 0)
+	a.Activation, a.STMOnly = nnue.SCReLU, true
+	m := nnue.NewRandom(a, 37)
+	for i := range m.Weights.OutW {
+		m.Weights.OutW[i] *= 20
+	}
+	compareExport(t, m, 5, 1000)
+}
+
+// compareExport exports m (saved and given with -model), builds it and runs compareKernels
+// with Go's quantized m.
+func compareExport(t *testing.T, m *nnue.Model, seed uint64, total int) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "net.nnue")
+	if err := m.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	bin := cppProgramOf(t, "export "+m.Arch.String(), Options{Game: ataxx.Info.Name, Model: file})
+	net, err := nnue.Quantize(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareKernels(t, bin, net, seed, total, m.Arch.String())
 }
 
 // searchPositions are the search tests' positions: n positions at random plies of random

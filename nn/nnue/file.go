@@ -19,7 +19,8 @@ import (
 //	format version   uint32   2 (nn.TaggedFormatVersion)
 //	arch tag         uint16 length + "nnue-2p"
 //	body version     uint32   1 for a CReLU cell-input net (BodyVersion1), 2 for another
-//	                 cell-input net (BodyVersion2), 3 for a window-input net (BodyVersion)
+//	                 cell-input net (BodyVersion2), 3 for a window-input net (BodyVersion3),
+//	                 4 for a net whose tail reads one perspective (Arch.STMOnly; BodyVersion)
 //	game             uint16 length + UTF-8 bytes
 //	encoder version  uint32
 //	architecture     7 x uint32: cells, planes, piece plane of player 0, of player 1,
@@ -28,6 +29,8 @@ import (
 //	                 version 3 only: + uint32 input kind (0 cells, 1 windows; others
 //	                 refused), uint32 board width (0 for cells; for windows it must
 //	                 divide cells into a board at least 2x2)
+//	                 version 4 only: + uint32 perspectives (the accumulators the tail
+//	                 reads: 1 the side to move's, 2 both; others refused)
 //	training step    int64
 //	metadata         uint32 length + JSON object of strings
 //	weights SHA-256  32 bytes, over the weight bytes below
@@ -37,7 +40,8 @@ import (
 // Nothing may follow the weights. The convnet loader (nn.Load) refuses this file naming its
 // tag, and Load here refuses a convnet file the same way.
 const (
-	BodyVersion  = 3
+	BodyVersion  = 4
+	BodyVersion3 = 3 // no perspectives dim: both (still written for two-perspective nets)
 	BodyVersion2 = 2 // no input dims: cell input (still written for cell-input nets)
 	BodyVersion1 = 1 // no activation dim: CReLU (still written for CReLU cell-input nets)
 	maxMetaBytes = 1 << 20
@@ -64,15 +68,17 @@ func (m *Model) SHA256() string {
 func (a Arch) dims() ([]int, uint32) {
 	d := []int{a.Cells, a.Planes, a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane, a.Hidden, a.L1}
 	switch {
-	case a.Input == CellInput && a.Width == 0 && a.Activation == CReLU:
+	case a.Input == CellInput && a.Width == 0 && a.Activation == CReLU && !a.STMOnly:
 		return d, BodyVersion1
-	case a.Input == CellInput && a.Width == 0:
+	case a.Input == CellInput && a.Width == 0 && !a.STMOnly:
 		return append(d, int(a.Activation)), BodyVersion2
+	case !a.STMOnly:
+		return append(d, int(a.Activation), int(a.Input), a.Width), BodyVersion3
 	}
-	return append(d, int(a.Activation), int(a.Input), a.Width), BodyVersion
+	return append(d, int(a.Activation), int(a.Input), a.Width, a.Perspectives()), BodyVersion
 }
 
-var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation", "input", "width"}
+var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation", "input", "width", "perspectives"}
 
 // Write encodes m in the model file format.
 func (m *Model) Write(w io.Writer) error {
@@ -115,6 +121,8 @@ func Read(in io.Reader) (*Model, error) {
 		names = dimNames[:7]
 	case BodyVersion2:
 		names = dimNames[:8]
+	case BodyVersion3:
+		names = dimNames[:10]
 	case BodyVersion:
 	default:
 		return nil, fmt.Errorf("nnue: model body version %d, this build reads versions %d to %d", bv, BodyVersion1, BodyVersion)
@@ -129,6 +137,12 @@ func Read(in io.Reader) (*Model, error) {
 		}
 		if len(d) > 9 {
 			a.Input, a.Width = Input(d[8]), d[9] // Validate refuses an unknown kind or geometry
+		}
+		if len(d) > 10 {
+			if d[10] != 1 && d[10] != 2 {
+				return 0, fmt.Errorf("nnue: arch perspectives %d is unknown (known: 1 the side to move's, 2 both)", d[10])
+			}
+			a.STMOnly = d[10] == 1
 		}
 		return a.NumWeights(), a.Validate()
 	})

@@ -3,7 +3,8 @@ package nnue
 // Ints is a quantized net as plain integers, for ports of the integer evaluation to other
 // languages (colony/export's C++ agent): Output is OutB plus, over the 2*Hidden lanes of
 // [acc[stm], acc[1-stm]], A(lane)*OutW[i] with A the clipped lane (CReLU: min(max(v, 0), QA))
-// or, for SCReLU, its square shifted right by Shift; Evaluate is (Output*ScoreMul) >> 32. A
+// or, for SCReLU, its square shifted right by Shift (an STMOnly net: over the Hidden lanes
+// of acc[stm] only, OutW has Hidden weights); Evaluate is (Output*ScoreMul) >> 32. A
 // perspective's accumulator is FTBias plus the rows FT[f] of its active features (f = c for
 // its own piece on cell c, Cells+c for the other player's), in int16 lanes. Nets with a
 // hidden layer (L1 > 0) are not described (L1 is set and the tail fields are empty). For a
@@ -15,7 +16,7 @@ type Ints struct {
 	Shift    uint      // QA = 1 << Shift
 	FT       [][]int16 // [Features][Hidden]
 	FTBias   []int16   // [Hidden]
-	OutW     []int32   // [2*Hidden]
+	OutW     []int32   // [P*Hidden], P = Arch.Perspectives()
 	OutB     int64
 	ScoreMul int64
 }

@@ -11,7 +11,7 @@ import (
 func evalInts(v Ints, pieces [2]uint64, stm int) int32 {
 	H, C := v.Arch.Hidden, v.Arch.Cells
 	out := v.OutB
-	for persp := range 2 {
+	for persp := range v.Arch.Perspectives() {
 		p := stm ^ persp
 		acc := make([]int32, H)
 		for j := range acc {

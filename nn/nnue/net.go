@@ -41,9 +41,10 @@ type Net struct {
 	win   windows     // window input's tables (window.go); empty for cell input
 
 	l1Shift uint
-	l1W     []uint64 // [2*Hidden][L1/2]: two int8 weights as one packed signed integer
+	l1W     []uint64 // [P*Hidden][L1/2]: two int8 weights as one packed signed integer
 	l1Init  []uint64 // [L1/2]: biases + pairBias per lane
-	outW    []int32  // [L1] or [2*Hidden], scale QO
+	outW    []int32  // [L1] or [P*Hidden] (P = Arch.Perspectives()), scale QO
+	stmOnly bool     // Arch.STMOnly: the tail reads the side to move's accumulator only
 	outB    int64    // scale qa*QO
 
 	// AVX2 path (GOEXPERIMENT=simd builds on AVX2 CPUs): lane-wise rows and int16 output
@@ -106,7 +107,8 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 		}
 	}
 	H, C := a.Hidden, a.Cells
-	n := &Net{arch: a, words: H / 4, ScoreScale: scoreScale}
+	n := &Net{arch: a, words: H / 4, ScoreScale: scoreScale, stmOnly: a.STMOnly}
+	in := a.Perspectives() * H // the tail's inputs
 	var ft, bias []int32
 	var rangeErr error
 	for k := maxFTShift; k >= minFTShift; k-- {
@@ -173,8 +175,8 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 		n.l1Shift = shift
 		sc := float64(int(1) << shift)
 		half := a.L1 / 2
-		n.l1W = make([]uint64, 2*H*half)
-		for i := range 2 * H {
+		n.l1W = make([]uint64, in*half)
+		for i := range in {
 			for k := range half {
 				lo := roundClamp(float64(w.L1W[i*a.L1+2*k])*sc, -maxL1W, maxL1W)
 				hi := roundClamp(float64(w.L1W[i*a.L1+2*k+1])*sc, -maxL1W, maxL1W)
@@ -193,7 +195,7 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 		}
 		n.outW = make([]int32, a.L1)
 	} else {
-		n.outW = make([]int32, 2*H)
+		n.outW = make([]int32, in)
 	}
 	for i, v := range w.OutW {
 		n.outW[i] = int32(roundClamp(float64(v)*QO, -1<<20, 1<<20))
@@ -248,14 +250,17 @@ func (n *Net) prepareSIMD(ft []int32) {
 		}
 	}
 	n.simdMove = true
-	if a.L1 != 0 || n.sq {
+	if a.L1 != 0 {
 		return
 	}
+	// The output kernels sum vpmaddwd's int32 pairs in eight int32 lanes, each lane taking
+	// len(outW)/8 products of an activation in [0, qa] (CReLU's c, SCReLU's (c*c)>>shift) and
+	// a weight within ±mx; the lanes are summed in int64 at the end.
 	var mx int64
 	for _, w := range n.outW {
 		mx = max(mx, int64(w), -int64(w))
 	}
-	if mx > 32767 || int64(2*H)*int64(n.qa)*mx >= 1<<31 {
+	if !outFitsSIMD(len(n.outW), int64(n.qa), mx) {
 		return
 	}
 	n.outW16 = make([]int16, len(n.outW))
@@ -263,6 +268,13 @@ func (n *Net) prepareSIMD(ft []int32) {
 		n.outW16[i] = int16(w)
 	}
 	n.simdEval = true
+}
+
+// outFitsSIMD reports whether the AVX2 output kernels are exact for in output weights within
+// ±mx at the accumulator scale qa: the weights fit int16 and no int32 lane of the sum can
+// overflow (in/8 products per lane, each within qa*mx).
+func outFitsSIMD(in int, qa, mx int64) bool {
+	return mx <= 32767 && int64(in/8)*qa*mx < 1<<31
 }
 
 // SetSIMD turns the AVX2 path off (false) or back on where Quantize enabled it (tests and
@@ -484,20 +496,35 @@ func (n *Net) Evaluate(acc Acc, stm int) int32 {
 func (n *Net) Output(acc Acc, stm int) int64 {
 	W := n.words
 	us := acc[stm*W : stm*W+W]
-	them := acc[(stm^1)*W : (stm^1)*W+W]
-	if n.simdEval {
-		return n.outB + dotClipSIMD(us, n.outW16[:4*W], int16(n.qa)) + dotClipSIMD(them, n.outW16[4*W:8*W], int16(n.qa))
-	}
-	if n.swarW != nil {
-		return n.outB + dotClipSWAR(us, n.swarW[:2*W], n.qaLanes, n.overLanes) + dotClipSWAR(them, n.swarW[2*W:4*W], n.qaLanes, n.overLanes)
-	}
-	if len(n.l1Init) == 0 {
-		if n.sq {
-			return n.outB + dotSq(us, n.outW[:4*W], n.qa, n.shift) + dotSq(them, n.outW[4*W:8*W], n.qa, n.shift)
+	if n.stmOnly {
+		if len(n.l1Init) != 0 {
+			return n.tail(us, nil)
 		}
-		return n.outB + dotClip(us, n.outW[:4*W], n.qa) + dotClip(them, n.outW[4*W:8*W], n.qa)
+		return n.outB + n.dot(us, 0)
 	}
-	return n.tail(us, them)
+	them := acc[(stm^1)*W : (stm^1)*W+W]
+	if len(n.l1Init) != 0 {
+		return n.tail(us, them)
+	}
+	return n.outB + n.dot(us, 0) + n.dot(them, 1)
+}
+
+// dot is the output layer's sum over one accumulator a (a view's Hidden lanes) against the
+// output weights of input block k (0: the side to move's, 1: the other's), by the fastest
+// kernel the net has: AVX2, SWAR (CReLU with int16 weights) or scalar.
+func (n *Net) dot(a []uint64, k int) int64 {
+	W := n.words
+	switch {
+	case n.simdEval && n.sq:
+		return dotSqSIMD(a, n.outW16[4*W*k:4*W*(k+1)], int16(n.qa), uint64(n.shift))
+	case n.simdEval:
+		return dotClipSIMD(a, n.outW16[4*W*k:4*W*(k+1)], int16(n.qa))
+	case n.swarW != nil:
+		return dotClipSWAR(a, n.swarW[2*W*k:2*W*(k+1)], n.qaLanes, n.overLanes)
+	case n.sq:
+		return dotSq(a, n.outW[4*W*k:4*W*(k+1)], n.qa, n.shift)
+	}
+	return dotClip(a, n.outW[4*W*k:4*W*(k+1)], n.qa)
 }
 
 // dotClip returns sum_i CReLU(lane i of a) * w[i].
@@ -579,7 +606,8 @@ func packOutSWAR(w []int32) []uint64 {
 }
 
 // tail is the hidden layer: h = CReLU(x W1 + b1), out = h Wo + bo, with two int32 hidden sums
-// per word (packed signed integers, like the accumulator's lanes).
+// per word (packed signed integers, like the accumulator's lanes). them is nil for an STMOnly
+// net.
 func (n *Net) tail(us, them []uint64) int64 {
 	var hbuf [MaxL1 / 2]uint64
 	half := len(n.l1Init)
@@ -587,6 +615,9 @@ func (n *Net) tail(us, them []uint64) int64 {
 	copy(h, n.l1Init)
 	H := 4 * len(us)
 	for persp, a := range [2][]uint64{us, them} {
+		if a == nil {
+			break
+		}
 		rows := n.l1W[persp*H*half : (persp+1)*H*half]
 		for i, x := range a {
 			for l := range uint(4) {

@@ -25,10 +25,12 @@
 // side to move changes: a move changes a handful of cells (a placed piece, a removed one, the
 // converted ones), each of which adds or subtracts one row per perspective, while a single
 // side-to-move accumulator would have to be rebuilt from scratch at every ply (every own piece
-// becomes an opponent piece). The tail reads both accumulators, the side to move's first:
+// becomes an opponent piece). The tail reads both accumulators, the side to move's first, or
+// (Arch.STMOnly) the side to move's only:
 //
 //	x      = [A(acc[stm]), A(acc[1-stm])]                    2*Hidden values, A = Arch.Activation:
 //	         CReLU(v) = clip(v, 0, 1) (the default) or SCReLU(v) = CReLU(v)^2
+//	         (STMOnly: x = A(acc[stm]), Hidden values)
 //	L1 > 0:  h = CReLU(x W1 + b1) (L1 values), logit = h Wo + bo
 //	L1 = 0:  logit = x Wo + bo
 //	value  = tanh(logit)                                     for the side to move
@@ -52,8 +54,9 @@
 // in int32 (c*c <= 2^20) and shifted back to scale qa with one arithmetic shift,
 // s = (c*c) >> k (rounding down; s in [0, qa]). From there on s takes c's place exactly as in
 // CReLU: without L1, out = outB + sum_i s_i*outW_i in int64; with L1, the hidden sums use s.
-// Integer operations only; the AVX2 build shares the accumulator kernels and evaluates SCReLU
-// with the same portable loop, so both builds agree bit for bit.
+// Integer operations only. The AVX2 build's SCReLU output kernel forms c*c from its high and
+// low 16 bits (vpmulhw, vpmullw), s = hi << (16-k) | lo >> k, the same s, so both builds
+// agree bit for bit.
 package nnue
 
 import (
@@ -79,6 +82,18 @@ type Arch struct {
 	Activation     Activation // of the accumulators (the zero value: CReLU)
 	Input          Input      // the input features (the zero value: CellInput)
 	Width          int        // board width, WindowInput only (height = Cells/Width); 0 for CellInput
+	// STMOnly: the tail (the output layer, or L1) reads only the side to move's accumulator
+	// (Hidden inputs, not 2*Hidden). Both accumulators are still kept move by move (the side
+	// to move alternates). The zero value: both perspectives, every existing net.
+	STMOnly bool
+}
+
+// Perspectives is the number of accumulators the tail reads: 2, or 1 for an STMOnly net.
+func (a Arch) Perspectives() int {
+	if a.STMOnly {
+		return 1
+	}
+	return 2
 }
 
 // Input is the kind of a net's input features (see the package doc's Scheme).
@@ -212,6 +227,9 @@ func (a Arch) String() string {
 	if a.Input != CellInput {
 		act += fmt.Sprintf(" %s %dx%d", a.Input, a.Width, a.Cells/max(a.Width, 1))
 	}
+	if a.STMOnly {
+		act += " stm-only"
+	}
 	if a.L1 == 0 {
 		return fmt.Sprintf("%dx2->%dx2->1%s", a.Features(), a.Hidden, act)
 	}
@@ -222,9 +240,9 @@ func (a Arch) String() string {
 type Weights struct {
 	FT     []float32 // [Features][Hidden]
 	FTBias []float32 // [Hidden]
-	L1W    []float32 // [2*Hidden][L1] (empty when L1 = 0)
+	L1W    []float32 // [P*Hidden][L1] (empty when L1 = 0), P = Arch.Perspectives()
 	L1B    []float32 // [L1]
-	OutW   []float32 // [L1] or, when L1 = 0, [2*Hidden]
+	OutW   []float32 // [L1] or, when L1 = 0, [P*Hidden]
 	OutB   []float32 // [1]
 }
 
@@ -242,10 +260,11 @@ func (w *Weights) Tensors(a Arch) []Tensor {
 		{"ft.w", &w.FT, a.Features(), a.Hidden},
 		{"ft.b", &w.FTBias, 1, a.Hidden},
 	}
+	in := a.Perspectives() * a.Hidden
 	if a.L1 > 0 {
-		t = append(t, Tensor{"l1.w", &w.L1W, 2 * a.Hidden, a.L1}, Tensor{"l1.b", &w.L1B, 1, a.L1})
+		t = append(t, Tensor{"l1.w", &w.L1W, in, a.L1}, Tensor{"l1.b", &w.L1B, 1, a.L1})
 	}
-	outIn := 2 * a.Hidden
+	outIn := in
 	if a.L1 > 0 {
 		outIn = a.L1
 	}
@@ -299,11 +318,11 @@ func NewRandom(a Arch, seed uint64) *Model {
 	fill(w.FT, 1/math.Sqrt(float64(active)))
 	fill(w.FTBias, 0.5)
 	if a.L1 > 0 {
-		fill(w.L1W, 1/math.Sqrt(float64(2*a.Hidden)))
+		fill(w.L1W, 1/math.Sqrt(float64(a.Perspectives()*a.Hidden)))
 		fill(w.L1B, 0.1)
 		fill(w.OutW, 1/math.Sqrt(float64(a.L1)))
 	} else {
-		fill(w.OutW, 1/math.Sqrt(float64(2*a.Hidden)))
+		fill(w.OutW, 1/math.Sqrt(float64(a.Perspectives()*a.Hidden)))
 	}
 	return m
 }
@@ -406,9 +425,9 @@ func crelu(x float32) float32 { return min(max(x, 0), 1) }
 func (m *Model) Forward(pieces [2]uint64, stm int) float32 {
 	a, w := m.Arch, &m.Weights
 	H := a.Hidden
-	x := make([]float32, 2*H)
+	x := make([]float32, a.Perspectives()*H)
 	var buf [MaxActive]int32
-	for persp := range 2 {
+	for persp := range a.Perspectives() {
 		acc := x[persp*H : (persp+1)*H]
 		copy(acc, w.FTBias)
 		for _, f := range a.ActiveFeatures(pieces, stm^persp, buf[:0]) {

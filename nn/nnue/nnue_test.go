@@ -495,3 +495,52 @@ func TestSWAROutputExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSCReLUSIMDExact: the AVX2 SCReLU output kernel equals the scalar one (dotSq) on random
+// lanes (any int16 value, and many near the clip range, c = qa included) and weights up to the
+// largest that outFitsSIMD admits (all of int16 up to 512 lanes), at every accumulator scale
+// the quantizer picks (skipped without AVX2).
+func TestSCReLUSIMDExact(t *testing.T) {
+	if !cpuSIMD {
+		t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for k := minFTShift; k <= maxFTShift; k++ {
+		qa := int32(1) << k
+		for range 2000 {
+			words := 4 * (1 + rng.IntN(64)) // up to 1024 lanes
+			a := make([]uint64, words)
+			for i := range a {
+				a[i] = rng.Uint64()
+				if rng.IntN(4) != 0 {
+					var w uint64
+					for l := range 4 {
+						v := int32(rng.IntN(3*int(qa))) - qa
+						if rng.IntN(8) == 0 {
+							v = qa
+						}
+						w |= uint64(uint16(v+laneBias)) << (16 * l)
+					}
+					a[i] = w
+				}
+			}
+			// The largest weights the kernel takes at this width (Quantize's test, outFitsSIMD).
+			mx := min(32767, (1<<31-1)/(int64(words/2)*int64(qa)))
+			if !outFitsSIMD(4*words, int64(qa), mx) || outFitsSIMD(4*words, int64(qa), mx+1) && mx < 32767 {
+				t.Fatalf("qa %d, %d lanes: outFitsSIMD's bound is not at %d", qa, 4*words, mx)
+			}
+			w := make([]int32, 4*words)
+			w16 := make([]int16, 4*words)
+			for i := range w {
+				w[i] = int32(rng.Int64N(2*mx+1) - mx)
+				if rng.IntN(16) == 0 {
+					w[i] = int32(mx)
+				}
+				w16[i] = int16(w[i])
+			}
+			if got, want := dotSqSIMD(a, w16, int16(qa), uint64(k)), dotSq(a, w, qa, uint(k)); got != want {
+				t.Fatalf("qa %d: AVX2 %d, scalar %d", qa, got, want)
+			}
+		}
+	}
+}

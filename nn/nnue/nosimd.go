@@ -9,4 +9,7 @@ const cpuSIMD = false
 func addRowSIMD(dst, src []uint64, row []int16)         { panic("nnue: no SIMD kernels in this build") }
 func subRowSIMD(dst, src []uint64, row []int16)         { panic("nnue: no SIMD kernels in this build") }
 func dotClipSIMD(a []uint64, w []int16, qa int16) int64 { panic("nnue: no SIMD kernels in this build") }
+func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
+	panic("nnue: no SIMD kernels in this build")
+}
 func addSubRowSIMD(dst, src []uint64, add, sub []int16) { panic("nnue: no SIMD kernels in this build") }

@@ -65,6 +65,36 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 	return t
 }
 
+// dotSqSIMD returns sum_i SCReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights), equal to
+// dotSq: each lane is clipped to c in [0, qa] (qa = 1 << shift, shift <= 10), its square
+// c*c <= 2^20 is formed as its high and low 16 bits (vpmulhw, vpmullw) and shifted back,
+// s = (c*c) >> shift = hi << (16-shift) | lo >> shift (logical; s <= qa fits int16, exactly
+// the scalar path's rounding down), then s times the weights goes through vpmaddwd as CReLU's
+// c does.
+func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
+	n := len(a) / 4
+	_ = w[16*n-1]
+	bias := archsimd.BroadcastInt16x16(-0x8000)
+	zero := archsimd.BroadcastInt16x16(0)
+	top := archsimd.BroadcastInt16x16(qa)
+	up := 16 - shift
+	var s archsimd.Int32x8
+	for i := range n {
+		v := archsimd.LoadInt16x16(lanes16(a, i)).Xor(bias)
+		c := v.Max(zero).Min(top)
+		hi := c.MulHigh(c).ShiftAllLeft(up)
+		lo := c.Mul(c).AsUint16x16().ShiftAllRight(shift).AsInt16x16()
+		s = s.Add(hi.Or(lo).DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
+	}
+	var out [8]int32
+	s.Store(&out)
+	var t int64
+	for _, x := range out {
+		t += int64(x)
+	}
+	return t
+}
+
 // addSubRowSIMD sets dst = src + add - sub lane-wise.
 func addSubRowSIMD(dst, src []uint64, add, sub []int16) {
 	n := len(dst) / 4

@@ -31,13 +31,14 @@ func Widen(m *Model, hidden int, seed uint64) (*Model, error) {
 		}
 	}
 	copy(v.FTBias, w.FTBias)
-	// The tail reads [own lanes, other lanes]: lane j of perspective p is input p*H + j.
+	// The tail reads [own lanes, other lanes] (own only when STMOnly): lane j of perspective p
+	// is input p*H + j.
 	if a.L1 == 0 {
-		for p := range 2 {
+		for p := range a.Perspectives() {
 			copy(v.OutW[p*H2:p*H2+H], w.OutW[p*H:(p+1)*H])
 		}
 	} else {
-		for p := range 2 {
+		for p := range a.Perspectives() {
 			for j := range H {
 				copy(v.L1W[(p*H2+j)*a.L1:][:a.L1], w.L1W[(p*H+j)*a.L1:][:a.L1])
 			}

@@ -278,7 +278,7 @@ func TestWindowSIMDMatchesPortable(t *testing.T) {
 	}
 }
 
-// TestWindowFile: a window-input net round-trips in body version 3; cell-input nets keep
+// TestWindowFile: a two-perspective window-input net round-trips in body version 3; cell-input nets keep
 // versions 1 and 2; an unknown input kind or a wrong geometry in a file is refused by name.
 func TestWindowFile(t *testing.T) {
 	m := NewRandom(windowArch(32, 0, SCReLU), 8)
@@ -297,8 +297,8 @@ func TestWindowFile(t *testing.T) {
 		i := bytes.Index(b, []byte("nnue-2p"))
 		return binary.LittleEndian.Uint32(b[i+7:])
 	}
-	if v := version(b); v != BodyVersion {
-		t.Fatalf("window net written with body version %d, want %d", v, BodyVersion)
+	if v := version(b); v != BodyVersion3 {
+		t.Fatalf("window net written with body version %d, want %d", v, BodyVersion3)
 	}
 	for act, want := range map[Activation]uint32{CReLU: BodyVersion1, SCReLU: BodyVersion2} {
 		var c bytes.Buffer
@@ -347,10 +347,10 @@ func TestWindowQuantizeRefusesLargeWeights(t *testing.T) {
 	}
 }
 
-// TestShippedFilesRewriteIdentically: the repository's cell-input nets (body versions 1 and 2)
-// read and written again are the same bytes.
+// TestShippedFilesRewriteIdentically: the repository's nets (body versions 1 and 2, and the
+// window-input candidates' 3) read and written again are the same bytes.
 func TestShippedFilesRewriteIdentically(t *testing.T) {
-	files, _ := filepath.Glob("../../models/*/nnue/*.nnue")
+	files, _ := filepath.Glob("../../models/*/nnue*/*.nnue")
 	if len(files) == 0 {
 		t.Skip("no shipped nnue files")
 	}

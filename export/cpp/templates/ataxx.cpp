@@ -271,10 +271,14 @@ static bool force(const Pos& p, const Coords& c, Pos& out) {
     return true;
 }
 
-// ---- the integer net (colony/nn/nnue.Net, the scheme without L1) ----
+// ---- the integer net (colony/nn/nnue.Net, the scheme without L1; both output perspectives or
+// the side to move's only) ----
 
 constexpr int H = NET_HIDDEN;  // lanes per perspective
 constexpr int kRow = 2 * H;    // a row holds both perspectives' lanes, player 0's first
+// The output reads both accumulators, the side to move's first (OUT_W[kOut], kOut = 2H), or
+// with NET_STM_ONLY the side to move's only (kOut = H).
+constexpr int kOut = NET_STM_ONLY ? H : 2 * H;
 
 struct alignas(32) Acc {
     int16_t v[kRow];
@@ -283,7 +287,7 @@ struct alignas(32) Acc {
 alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appears on c
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
-alignas(32) static int16_t OUTW16[kRow];
+alignas(32) static int16_t OUTW16[kOut];
 // Window input (NET_WINDOWS, colony/nn/nnue's windows): WROWS[w * 81 + code] is what window w
 // (numbered row-major by its top-left cell) adds in state code as seen from player 0, both
 // perspectives' lanes (perspective 1's: FT of the code with own and other exchanged).
@@ -352,9 +356,11 @@ static void init_net() {
     for (int persp = 0; persp < 2; persp++)
         for (int j = 0; j < H; j++) INIT[persp * H + j] = FT_BIAS[j];
     int64_t mx = 0;
-    for (int i = 0; i < kRow; i++) mx = std::max<int64_t>(mx, std::abs(int64_t(OUT_W[i])));
-    g_simd_eval = !NET_SCRELU && mx <= 32767 && int64_t(kRow) * NET_QA * mx < (int64_t(1) << 31);
-    for (int i = 0; i < kRow; i++) OUTW16[i] = int16_t(OUT_W[i]);
+    for (int i = 0; i < kOut; i++) mx = std::max<int64_t>(mx, std::abs(int64_t(OUT_W[i])));
+    // madd's int32 lanes: SSE2's four take kOut/4 products each (AVX2's eight, kOut/8), each an
+    // activation in [0, NET_QA] (CReLU's clip, SCReLU's square shifted back) times a weight.
+    g_simd_eval = mx <= 32767 && int64_t(kOut / 4) * NET_QA * mx < (int64_t(1) << 31);
+    for (int i = 0; i < kOut; i++) OUTW16[i] = int16_t(OUT_W[i]);
 #ifdef COLONY_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) g_kernel = kAVX2;
@@ -419,23 +425,30 @@ static void win_apply_scalar(Acc& dst, const Acc& src, const WinMove& w) {
     }
 }
 
+// act is the accumulator's activation of one lane: CReLU's clip, or SCReLU's square of it
+// shifted back to scale NET_QA (rounding down).
+inline int32_t act(int16_t v) {
+    int32_t c = clip(v);
+    return NET_SCRELU ? (c * c) >> NET_SHIFT : c;
+}
+
 static int64_t output_scalar(const int16_t* us, const int16_t* them) {
     int64_t s = OUT_B;
     for (int i = 0; i < H; i++) {
-        int32_t a = clip(us[i]), b = clip(them[i]);
-        if (NET_SCRELU) {
-            a = (a * a) >> NET_SHIFT;
-            b = (b * b) >> NET_SHIFT;
-        }
-        s += int64_t(a) * OUT_W[i] + int64_t(b) * OUT_W[H + i];
+        s += int64_t(act(us[i])) * OUT_W[i];
+        if (!NET_STM_ONLY) s += int64_t(act(them[i])) * OUT_W[H + i];
     }
     return s;
 }
 
 #ifdef COLONY_X86
 // The SIMD kernels, written once for a vector type V of W int16 lanes: the move's rows added
-// in one pass, and the output's clipped lanes times the int16 weights summed in int32 pairs.
-#define COLONY_KERNELS(SUFFIX, TARGET, V, W, LOAD, STORE, ADD16, SUB16, MAX16, MIN16, SET16, ZERO, MADD, ADD32) \
+// in one pass, and the output's activated lanes times the int16 weights summed in int32 pairs.
+// SCReLU squares a clipped lane c <= 2^NET_SHIFT <= 2^10 from its product's high and low 16
+// bits: (c*c) >> NET_SHIFT = hi << (16 - NET_SHIFT) | lo >> NET_SHIFT (logical), as Go's
+// dotSqSIMD.
+#define COLONY_KERNELS(SUFFIX, TARGET, V, W, LOAD, STORE, ADD16, SUB16, MAX16, MIN16, SET16, ZERO, MADD, ADD32, \
+                       MULHI16, MULLO16, SLLI16, SRLI16, OR)                                                    \
     TARGET static void acc_move_##SUFFIX(Acc& dst, const Acc& src, int p, int to, int from, uint64_t flips) {   \
         const int16_t* pl = PLACE[p][to];                                                                       \
         const int16_t* rm = from >= 0 ? PLACE[p][from] : nullptr;                                               \
@@ -454,13 +467,19 @@ static int64_t output_scalar(const int16_t* us, const int16_t* them) {
             STORE((V*)(dst.v + i), v);                                                                          \
         }                                                                                                       \
     }                                                                                                           \
+    TARGET static inline V act_##SUFFIX(V x, V zero, V top) {                                                   \
+        V c = MIN16(MAX16(x, zero), top);                                                                       \
+        if (!NET_SCRELU) return c;                                                                              \
+        return OR(SLLI16(MULHI16(c, c), 16 - NET_SHIFT), SRLI16(MULLO16(c, c), NET_SHIFT));                     \
+    }                                                                                                           \
     TARGET static int64_t output_##SUFFIX(const int16_t* us, const int16_t* them) {                             \
         const V zero = ZERO(), top = SET16(int16_t(NET_QA));                                                    \
         V s = ZERO();                                                                                           \
         for (int i = 0; i < H; i += W) {                                                                        \
-            V a = MIN16(MAX16(LOAD((const V*)(us + i)), zero), top);                                            \
-            V b = MIN16(MAX16(LOAD((const V*)(them + i)), zero), top);                                          \
+            V a = act_##SUFFIX(LOAD((const V*)(us + i)), zero, top);                                            \
             s = ADD32(s, MADD(a, LOAD((const V*)(OUTW16 + i))));                                                \
+            if (NET_STM_ONLY) continue;                                                                         \
+            V b = act_##SUFFIX(LOAD((const V*)(them + i)), zero, top);                                          \
             s = ADD32(s, MADD(b, LOAD((const V*)(OUTW16 + H + i))));                                            \
         }                                                                                                       \
         alignas(32) int32_t out[W / 2];                                                                         \
@@ -472,9 +491,11 @@ static int64_t output_scalar(const int16_t* us, const int16_t* them) {
 
 COLONY_KERNELS(avx2, __attribute__((target("avx2"))), __m256i, 16, _mm256_load_si256, _mm256_store_si256,
                _mm256_add_epi16, _mm256_sub_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_set1_epi16,
-               _mm256_setzero_si256, _mm256_madd_epi16, _mm256_add_epi32)
+               _mm256_setzero_si256, _mm256_madd_epi16, _mm256_add_epi32, _mm256_mulhi_epi16, _mm256_mullo_epi16,
+               _mm256_slli_epi16, _mm256_srli_epi16, _mm256_or_si256)
 COLONY_KERNELS(sse2, , __m128i, 8, _mm_load_si128, _mm_store_si128, _mm_add_epi16, _mm_sub_epi16, _mm_max_epi16,
-               _mm_min_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_madd_epi16, _mm_add_epi32)
+               _mm_min_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_madd_epi16, _mm_add_epi32, _mm_mulhi_epi16,
+               _mm_mullo_epi16, _mm_slli_epi16, _mm_srli_epi16, _mm_or_si128)
 #endif
 
 // acc_move is Net.Apply: dst = src updated for player p's move (from < 0: a division) on the

@@ -114,6 +114,7 @@ func CheckArch(a nnue.Arch) error {
 		want = WindowArch(a.Hidden, a.L1)
 	}
 	want.Activation = a.Activation // any activation reads the same planes
+	want.STMOnly = a.STMOnly       // and so does an output of one perspective or two
 	if a != want {
 		return fmt.Errorf("nnab: net arch %+v is not a Bacteria War net (%+v)", a, want)
 	}

@@ -451,34 +451,36 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 }
 
 // BenchmarkSearchShapes: the midgame search with random nets of other shapes (hidden width,
-// CReLU or SCReLU accumulators), for the evaluator's cost per node; NNAB_PORTABLE=1 turns the
-// AVX2 kernels off in a simd build. Random nets grow other trees: compare nodes/cpu-s.
-// The windows-... shapes read window input (nnue.WindowInput).
+// CReLU or SCReLU accumulators, an output of both perspectives or, -stm, the side to move's
+// only), for the evaluator's cost per node; NNAB_PORTABLE=1 turns the AVX2 kernels off in a
+// simd build. Random nets grow other trees: compare nodes/cpu-s. The windows-... shapes read
+// window input (nnue.WindowInput).
 func BenchmarkSearchShapes(b *testing.B) {
-	for _, shape := range []struct {
-		in  nnue.Input
-		act nnue.Activation
-	}{{nnue.CellInput, nnue.CReLU}, {nnue.CellInput, nnue.SCReLU}, {nnue.WindowInput, nnue.CReLU}, {nnue.WindowInput, nnue.SCReLU}} {
-		for _, h := range []int{64, 128, 256} {
-			name := fmt.Sprintf("%s-%d", shape.act, h)
-			if shape.in == nnue.WindowInput {
-				name = "windows-" + name
+	for _, in := range []nnue.Input{nnue.CellInput, nnue.WindowInput} {
+		for _, stm := range []bool{false, true} {
+			for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
+				for _, h := range []int{64, 128, 256} {
+					a := Arch(h, 0)
+					name := fmt.Sprintf("%s-%d", act, h)
+					if in == nnue.WindowInput {
+						a, name = WindowArch(h, 0), "windows-"+name
+					}
+					if stm {
+						name += "-stm"
+					}
+					a.Activation, a.STMOnly = act, stm
+					b.Run(name, func(b *testing.B) {
+						n, err := nnue.Quantize(scaledOut(nnue.NewRandom(a, 1)), 0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if os.Getenv("NNAB_PORTABLE") != "" {
+							n.SetSIMD(false)
+						}
+						benchSearch(b, benchMidgame(b), 6, n, true)
+					})
+				}
 			}
-			b.Run(name, func(b *testing.B) {
-				m := testModel(h, 0, 1)
-				if shape.in == nnue.WindowInput {
-					m = windowModel(h, 0, 1)
-				}
-				m.Arch.Activation = shape.act
-				n, err := nnue.Quantize(m, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if os.Getenv("NNAB_PORTABLE") != "" {
-					n.SetSIMD(false)
-				}
-				benchSearch(b, benchMidgame(b), 6, n, true)
-			})
 		}
 	}
 }

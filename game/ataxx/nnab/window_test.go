@@ -17,9 +17,12 @@ func windowNets(t testing.TB) []*nnue.Net {
 	for _, c := range []struct {
 		hidden, l1 int
 		act        nnue.Activation
-	}{{64, 0, nnue.CReLU}, {128, 0, nnue.SCReLU}, {256, 0, nnue.CReLU}, {32, 16, nnue.SCReLU}} {
-		m := windowModel(c.hidden, c.l1, 5)
-		m.Arch.Activation = c.act
+		stm        bool // an output of the side to move's accumulator only
+	}{{64, 0, nnue.CReLU, false}, {128, 0, nnue.SCReLU, false}, {256, 0, nnue.CReLU, false}, {32, 16, nnue.SCReLU, false},
+		{256, 0, nnue.SCReLU, true}} {
+		a := WindowArch(c.hidden, c.l1)
+		a.Activation, a.STMOnly = c.act, c.stm
+		m := scaledOut(nnue.NewRandom(a, 5))
 		if err := CheckModel(m); err != nil {
 			t.Fatal(err)
 		}

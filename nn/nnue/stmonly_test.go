@@ -1,0 +1,224 @@
+package nnue
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// stmOnly is a with a tail that reads the side to move's accumulator only.
+func stmOnly(a Arch) Arch {
+	a.STMOnly = true
+	return a
+}
+
+// stmArches are the one-perspective nets the tests below cover: cell and window input, CReLU
+// and SCReLU, with and without L1.
+func stmArches() []Arch {
+	return []Arch{
+		stmOnly(testArch(128, 0)), stmOnly(screlu(testArch(256, 0))), stmOnly(testArch(64, 32)),
+		stmOnly(windowArch(128, 0, CReLU)), stmOnly(windowArch(256, 0, SCReLU)), stmOnly(windowArch(64, 32, SCReLU)),
+	}
+}
+
+// TestSTMOnlyForward: an STMOnly net's float forward pass is the two-perspective net's with the
+// other perspective's tail weights zero (ToSTMOnly keeps the rest), and its shapes are halved.
+func TestSTMOnlyForward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, a := range stmArches() {
+		two := a
+		two.STMOnly = false
+		m2 := NewRandom(two, 9)
+		if a.L1 == 0 {
+			clear(m2.Weights.OutW[a.Hidden:])
+		} else {
+			clear(m2.Weights.L1W[a.Hidden*a.L1:])
+		}
+		m1, err := ToSTMOnly(m2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m1.Arch != a || m1.CheckShapes() != nil || a.NumWeights() != two.NumWeights()-a.Hidden*max(a.L1, 1) {
+			t.Fatalf("%s: ToSTMOnly gave %s with %d weights", a, m1.Arch, a.NumWeights())
+		}
+		for range 500 {
+			pieces, stm := randomPieces(rng, a.Cells)
+			if got, want := m1.Forward(pieces, stm), m2.Forward(pieces, stm); math.Abs(float64(got-want)) > 1e-5 {
+				t.Fatalf("%s: forward %v, two-perspective net without the other half %v", a, got, want)
+			}
+		}
+		if _, err := ToSTMOnly(m1); err == nil {
+			t.Errorf("%s: ToSTMOnly of an stm-only net succeeded", a)
+		}
+	}
+}
+
+// TestSTMOnlyQuantized: the integer net follows the float one within the usual tolerance, its
+// Ints evaluate as the Net does, an update equals a refresh, and an evaluation allocates
+// nothing, for every STMOnly shape.
+func TestSTMOnlyQuantized(t *testing.T) {
+	for _, a := range stmArches() {
+		m := NewRandom(a, 17)
+		for i := range m.Weights.OutW {
+			m.Weights.OutW[i] *= 20
+		}
+		net, err := Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(2, 3))
+		acc := net.NewAcc()
+		var worst, spread float64
+		var v Ints
+		if a.L1 == 0 {
+			v = net.Ints()
+			if len(v.OutW) != a.Hidden {
+				t.Fatalf("%s: Ints has %d output weights", a, len(v.OutW))
+			}
+		}
+		for range 2000 {
+			pieces, stm := randomPieces(rng, a.Cells)
+			net.Refresh(acc, pieces)
+			got := net.Logit(net.Output(acc, stm))
+			want := float64(m.Forward(pieces, stm))
+			worst = max(worst, math.Abs(got-want))
+			spread = max(spread, math.Abs(want))
+			if a.L1 == 0 && a.Input == CellInput {
+				if g, w := evalInts(v, pieces, stm), net.Evaluate(acc, stm); g != w {
+					t.Fatalf("%s: Ints evaluate %d, Net %d", a, g, w)
+				}
+			}
+		}
+		if worst > logitTolerance || spread < 0.5 {
+			t.Fatalf("%s: worst |quantized - float| logit %.4f (tolerance %v), largest |logit| %.2f", a, worst, logitTolerance, spread)
+		}
+		t.Logf("%s: worst logit error %.4f, largest |logit| %.2f", a, worst, spread)
+		// Incremental updates and allocations.
+		fresh := net.NewAcc()
+		playRandom(net, acc, rng, 20, 40, func(mv move) {
+			after := mv.before
+			after[mv.p] |= 1<<mv.to | mv.flips
+			after[mv.p^1] &^= mv.flips
+			if mv.from >= 0 {
+				after[mv.p] &^= 1 << mv.from
+			}
+			net.Refresh(fresh, after)
+			if !slicesEqual(acc, fresh) || net.Output(acc, mv.p^1) != net.Output(fresh, mv.p^1) {
+				t.Fatalf("%s: update differs from refresh after %+v", a, mv)
+			}
+		})
+		pieces := [2]uint64{0x1F0F, 0xE0F0}
+		child := net.NewAcc()
+		net.Refresh(acc, pieces)
+		var sink int32
+		if n := testing.AllocsPerRun(500, func() {
+			net.Apply(child, acc, pieces, 0, 16, 2, 1<<8|1<<22|1<<23)
+			sink += net.Evaluate(child, 1)
+		}); n != 0 {
+			t.Errorf("%s: %v allocations per apply+evaluate", a, n)
+		}
+		_ = sink
+	}
+}
+
+// TestSTMOnlySIMDMatchesPortable: in a GOEXPERIMENT=simd build on an AVX2 CPU the AVX2 kernels
+// (accumulators and the CReLU and SCReLU output kernels) give the portable integers.
+func TestSTMOnlySIMDMatchesPortable(t *testing.T) {
+	if !cpuSIMD {
+		t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
+	}
+	for _, a := range stmArches() {
+		m := NewRandom(a, 23)
+		for i := range m.Weights.OutW {
+			m.Weights.OutW[i] *= 20
+		}
+		net, err := Quantize(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !net.SetSIMD(true) {
+			continue // below 128 lanes the portable kernels serve
+		}
+		if a.L1 == 0 && !net.simdEval {
+			t.Fatalf("%s: no AVX2 output kernel", a)
+		}
+		acc, portable := net.NewAcc(), net.NewAcc()
+		rng := rand.New(rand.NewPCG(9, 1))
+		playRandom(net, acc, rng, 60, 50, func(mv move) {
+			if mv.firstOfTheGame {
+				net.Refresh(portable, mv.before)
+			}
+			net.SetSIMD(false)
+			net.Apply(portable, portable, mv.before, mv.p, mv.to, mv.from, mv.flips)
+			outP := net.Output(portable, mv.p^1)
+			net.SetSIMD(true)
+			outS := net.Output(acc, mv.p^1)
+			if !slicesEqual(acc, portable) || outS != outP {
+				t.Fatalf("%s: AVX2 and portable differ after %+v (output %d vs %d)", a, mv, outS, outP)
+			}
+		})
+	}
+}
+
+// TestSTMOnlyFile: an STMOnly net round-trips in body version 4 with perspectives = 1; every
+// two-perspective net keeps its older version; a perspectives dim other than 1 or 2 is
+// refused naming it.
+func TestSTMOnlyFile(t *testing.T) {
+	version := func(b []byte) uint32 {
+		i := bytes.Index(b, []byte("nnue-2p"))
+		return binary.LittleEndian.Uint32(b[i+7:])
+	}
+	for _, a := range []Arch{stmOnly(testArch(32, 0)), stmOnly(windowArch(32, 16, SCReLU))} {
+		m := NewRandom(a, 8)
+		var buf bytes.Buffer
+		if err := m.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		got, err := Read(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Arch != a || got.SHA256() != m.SHA256() {
+			t.Fatalf("round trip changed the model: %+v", got.Arch)
+		}
+		if v := version(b); v != BodyVersion || BodyVersion != 4 {
+			t.Fatalf("%s written with body version %d, want 4", a, v)
+		}
+		two := a
+		two.STMOnly = false
+		var c bytes.Buffer
+		if err := NewRandom(two, 8).Write(&c); err != nil {
+			t.Fatal(err)
+		}
+		if v := version(c.Bytes()); v == BodyVersion {
+			t.Fatalf("two-perspective %s written with body version %d", two, v)
+		}
+		// The dims activation, input, width, perspectives end the dims list.
+		tail := binary.LittleEndian.AppendUint32(nil, uint32(a.Activation))
+		tail = binary.LittleEndian.AppendUint32(tail, uint32(a.Input))
+		tail = binary.LittleEndian.AppendUint32(tail, uint32(a.Width))
+		tail = binary.LittleEndian.AppendUint32(tail, 1)
+		i := bytes.Index(b, tail)
+		if i < 0 {
+			t.Fatal("perspectives dim not found")
+		}
+		for _, p := range []byte{0, 3, 9} {
+			d := append([]byte{}, b...)
+			d[i+12] = p
+			if _, err := Read(bytes.NewReader(d)); err == nil || !strings.Contains(err.Error(), "perspectives") {
+				t.Errorf("%s: file with perspectives %d: err %v", a, p, err)
+			}
+		}
+		// perspectives = 2 in a version-4 file reads as a two-perspective net (of more weights:
+		// the count no longer matches, which is refused too).
+		d := append([]byte{}, b...)
+		d[i+12] = 2
+		if _, err := Read(bytes.NewReader(d)); err == nil {
+			t.Errorf("%s: one perspective's weights read as two perspectives'", a)
+		}
+	}
+}
