@@ -99,6 +99,7 @@ type Report struct {
 	Reasons                     map[string]string // rejected key -> reason
 	NewKeys                     []string          // accepted keys, in order
 	NewHashes                   []string          // the SHA-256 of each accepted key's bytes
+	PerKey                      map[string]int    // examples of each accepted key
 	// Duplicates are keys whose bytes were taken before under another key (Config.SeenContent):
 	// neither trained nor quarantined, and added to Seen.
 	Duplicates []string
@@ -118,7 +119,7 @@ func CacheName(key string) string {
 // into training or into quarantine. Errors of the store itself stop the pass (what was done
 // is reported); a bad shard never does.
 func Run(ctx context.Context, c Config) (Report, error) {
-	rep := Report{Reasons: map[string]string{}}
+	rep := Report{Reasons: map[string]string{}, PerKey: map[string]int{}}
 	if c.Quarantine == nil {
 		c.Quarantine = c.Shards
 	}
@@ -179,6 +180,7 @@ func Run(ctx context.Context, c Config) (Report, error) {
 		}
 		rep.Accepted++
 		rep.NewHashes = append(rep.NewHashes, hash)
+		rep.PerKey[o.Key] = n
 		rep.Examples += n
 		rep.NewKeys = append(rep.NewKeys, o.Key)
 	}

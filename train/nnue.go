@@ -52,6 +52,9 @@ type NNUEConfig struct {
 	Every    int64  // default 1000
 	CSV      string // per-step loss CSV ("": none)
 	LogEvery int64
+	// AfterSave, when set, is called after each write of Out with its step (a trainer keeps
+	// the file in a store).
+	AfterSave func(step int64)
 }
 
 // nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
@@ -418,7 +421,13 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
 		out.Meta["train.score_weight"] = strconv.FormatFloat(cfg.ScoreWeight, 'g', -1, 64)
 		m = out
-		return out.Save(cfg.Out)
+		if err := out.Save(cfg.Out); err != nil {
+			return err
+		}
+		if cfg.AfterSave != nil {
+			cfg.AfterSave(out.Step)
+		}
+		return nil
 	}
 	target := m.Step + cfg.Steps
 	began, first := time.Now(), t.step

@@ -194,7 +194,7 @@ func TestS3EndToEnd(t *testing.T) {
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Generation != 2 || len(st.History) != 1 || !st.History[0].Promoted || len(st.Ingested) < 2 || st.Rejected != 0 {
+	if st.Generation != 2 || len(st.History) != 1 || !st.History[0].Promoted || st.Shards < 2 || st.Rejected != 0 {
 		t.Fatalf("state after one generation: %+v\n%s", st, out.String())
 	}
 	if _, err := run.Get(ctx, "gates/gen-0001.json"); err != nil {
