@@ -105,12 +105,12 @@ type StoreState struct {
 	Stage      string `json:"stage"`
 	BestSHA    string `json:"best_sha256"` // nets/<sha>EXT
 	// Accepted are the nets whose shards are taken: the latest StoreConfig.KeepBest bests.
-	Accepted []string `json:"accepted_nets"`
-	Shards   int      `json:"shards"`     // shards taken into training, all generations
-	GenShards int     `json:"gen_shards"` // of them, this generation's
-	GenExamples int64 `json:"gen_examples"`
-	Duplicates int    `json:"duplicates"` // keys whose bytes were taken before under another key
-	Rejected   int    `json:"rejected"`
+	Accepted    []string `json:"accepted_nets"`
+	Shards      int      `json:"shards"`     // shards taken into training, all generations
+	GenShards   int      `json:"gen_shards"` // of them, this generation's
+	GenExamples int64    `json:"gen_examples"`
+	Duplicates  int      `json:"duplicates"` // keys whose bytes were taken before under another key
+	Rejected    int      `json:"rejected"`
 	// TrainSeconds is the training time of this generation's candidate (its provenance).
 	TrainSeconds float64     `json:"train_seconds,omitempty"`
 	History      []GenResult `json:"history"`

@@ -284,5 +284,3 @@ func (c *StoreCycle) fetchFresh(ctx context.Context, key string) (string, error)
 	}
 	return c.fetch(ctx, key)
 }
-
-
