@@ -438,6 +438,9 @@ func (c *StoreCycle) ingestTrain(ctx context.Context) error {
 // that path back under key (logging a failure: the next upload tries again).
 func (c *StoreCycle) checkpoint(ctx context.Context, key string) (string, func(), error) {
 	p := filepath.Join(c.work, filepath.FromSlash(key))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", nil, err
+	}
 	if _, err := c.fetch(ctx, key); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", nil, err
 	}
