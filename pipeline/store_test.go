@@ -133,3 +133,94 @@ func TestStoreCycle(t *testing.T) {
 		t.Fatalf("status: %q, %v", sum.String(), err)
 	}
 }
+
+// TestStoreHousekeeping: state.json does not grow with the shards (their keys go to
+// ingested/gen-NNNN.json); the same bytes under a second key are trained once; and with
+// KeepBest 1, shards of the net that was best before the promotion are refused.
+func TestStoreHousekeeping(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	root, old := t.TempDir(), t.TempDir()
+	url := "file://" + root
+	cfg := DefaultStoreConfig()
+	cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.GateGames, cfg.GatePlayouts, cfg.Promote, cfg.KeepBest = "random:1x8", 5, 32, 2, 4, 0, 1
+	cfg.Wait = 10 * time.Second
+	cy, err := OpenStore(ctx, url, g, cfg, t.TempDir(), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := mustStore(t, url)
+	shards := mustStore(t, url+"/shards")
+	size := func() int {
+		b, err := run.Get(ctx, "state.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	storeShards(t, g, run, root, 0, 2)
+	storeShards(t, g, run, old, 3, 2) // the first best net's shards, uploaded after the promotion
+	objs, _ := shards.List(ctx, "")
+	b, _ := shards.Get(ctx, objs[0].Key)
+	copyKey := ingest.Key(cy.State().BestSHA, 7, 0)
+	if err := shards.Put(ctx, copyKey, b); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := cy.Ingest(ctx)
+	if err != nil || len(rep.Duplicates) != 1 || rep.Duplicates[0] != copyKey || rep.Accepted != len(objs) {
+		t.Fatalf("first pass %v (%d shards and a copy), %v", rep, len(objs), err)
+	}
+	s1, n1 := size(), cy.State().Shards
+	storeShards(t, g, run, root, 1, 6)
+	if _, err := cy.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s2, n2 := size(), cy.State().Shards
+	tb, _ := run.Get(ctx, takenKey(1))
+	if n2 < n1+3 || s2-s1 > 4 || !strings.Contains(string(tb), copyKey) {
+		t.Fatalf("state.json %d bytes with %d shards, %d bytes with %d: it grows with the shards", s1, n1, s2, n2)
+	}
+	if st := cy.State(); st.Duplicates != 1 || st.GenShards != n2 {
+		t.Fatalf("state %+v", st)
+	}
+	first := cy.State().BestSHA
+	res, err := cy.Generation(ctx)
+	if err != nil || !res.Promoted {
+		t.Fatalf("generation 1: %+v, %v", res, err)
+	}
+	if st := cy.State(); len(st.Accepted) != 1 || st.Accepted[0] != res.CandidateSHA256 {
+		t.Fatalf("accepted nets %v, want only the new best", st.Accepted)
+	}
+	// The first net's shards arrive late: refused, it is out of the window.
+	oldShards := mustStore(t, "file://"+filepath.Join(old, "shards"))
+	oobjs, _ := oldShards.List(ctx, "")
+	for _, o := range oobjs {
+		ob, _ := oldShards.Get(ctx, o.Key)
+		shards.Put(ctx, o.Key, ob)
+	}
+	rep, err = cy.Ingest(ctx)
+	if err != nil || rep.Accepted != 0 || rep.Rejected != len(oobjs) || len(oobjs) == 0 {
+		t.Fatalf("the old net's %d shards: %v, %v", len(oobjs), rep, err)
+	}
+	for k, r := range rep.Reasons {
+		if !strings.HasPrefix(k, first) || !strings.Contains(r, "accepted nets") {
+			t.Fatalf("%s refused for %q", k, r)
+		}
+	}
+	// A trainer on a fresh machine finds the taken shards again, the duplicate not among them.
+	cy2, err := OpenStore(ctx, url, g, cfg, t.TempDir(), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = cy2.Ingest(ctx)
+	if err != nil || rep.Accepted != 0 || len(rep.Duplicates) != 0 {
+		t.Fatalf("fresh machine: %v, %v", rep, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cy2.cache(), "*.shard"))
+	if len(files) != n2 {
+		t.Fatalf("fresh machine: %d shards restored, want %d", len(files), n2)
+	}
+}
