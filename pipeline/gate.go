@@ -40,9 +40,9 @@ import (
 
 // Formats of the gate's objects.
 const (
-	gateTaskFormat = "colony-gate-task"
-	gatePairFormat = "colony-gate-pair"
-	gateVersion    = 1
+	GateTaskFormat = "colony-gate-task"
+	GatePairFormat = "colony-gate-pair"
+	GateVersion    = 1
 )
 
 // GateTask is gate/current.json: what the gate workers play.
@@ -61,15 +61,15 @@ type GateTask struct {
 	Seed       uint64 `json:"seed"`
 }
 
-// prefix is the task's keys' prefix.
-func (t *GateTask) prefix() string {
+// Prefix is the task's keys' prefix, gate/gen-NNNN/<candidate-sha>.
+func (t *GateTask) Prefix() string {
 	return fmt.Sprintf("gate/gen-%04d/%s", t.Generation, t.Candidate)
 }
 
 // check refuses a task of another format, version or game.
 func (t *GateTask) check(game string) error {
-	if t.Format != gateTaskFormat || t.Version != gateVersion || t.Game != game {
-		return fmt.Errorf("gate task: format %q version %d of %q, want %s version %d of %s", t.Format, t.Version, t.Game, gateTaskFormat, gateVersion, game)
+	if t.Format != GateTaskFormat || t.Version != GateVersion || t.Game != game {
+		return fmt.Errorf("gate task: format %q version %d of %q, want %s version %d of %s", t.Format, t.Version, t.Game, GateTaskFormat, GateVersion, game)
 	}
 	if t.Nodes <= 0 && t.ClockMS <= 0 {
 		return errors.New("gate task: neither a node budget nor a clock")
@@ -111,8 +111,8 @@ func (p *GatePair) points() (int, error) {
 // check refuses a pair that is not of task t.
 func (p *GatePair) check(t *GateTask) error {
 	switch {
-	case p.Format != gatePairFormat || p.Version != gateVersion || p.Game != t.Game:
-		return fmt.Errorf("format %q version %d of %q, want %s version %d of %s", p.Format, p.Version, p.Game, gatePairFormat, gateVersion, t.Game)
+	case p.Format != GatePairFormat || p.Version != GateVersion || p.Game != t.Game:
+		return fmt.Errorf("format %q version %d of %q, want %s version %d of %s", p.Format, p.Version, p.Game, GatePairFormat, GateVersion, t.Game)
 	case p.Candidate != t.Candidate:
 		return fmt.Errorf("a pair of candidate %.12s, the gate's is %.12s", p.Candidate, t.Candidate)
 	case p.Best != t.Best || p.Generation != t.Generation:
@@ -123,19 +123,21 @@ func (p *GatePair) check(t *GateTask) error {
 }
 
 func pairKey(t *GateTask, worker, seq int) string {
-	return fmt.Sprintf("%s/pairs/%d/%06d.json", t.prefix(), worker, seq)
+	return fmt.Sprintf("%s/pairs/%d/%06d.json", t.Prefix(), worker, seq)
 }
 
-// gateCoordinator decides a gate from the pairs the workers write.
-type gateCoordinator struct {
-	st    store.Store
-	task  GateTask
-	sprt  arena.SPRT
-	max   int           // pairs after which an undecided test stops (truncated)
-	grace time.Duration // how long it waits for the started workers to end after the stop
-	poll  time.Duration
-	lg    *log.Logger
+// Gate decides a gate from the pairs the gate workers write (the NNUE store cycle's
+// coordinator; any two nets in a store can be gated so).
+type Gate struct {
+	Store    store.Store // the run's root
+	Task     GateTask
+	SPRT     arena.SPRT
+	MaxPairs int           // pairs after which an undecided test stops (truncated)
+	Grace    time.Duration // how long it waits for the started workers to end after the stop
+	Poll     time.Duration // default 1 s
+	Log      io.Writer
 
+	lg      *log.Logger
 	counted map[string]bool
 	refused map[string]bool
 	penta   [5]int
@@ -143,8 +145,8 @@ type gateCoordinator struct {
 }
 
 // scan reads the pairs not read before and counts them (or refuses them).
-func (g *gateCoordinator) scan(ctx context.Context) error {
-	objs, err := g.st.List(ctx, g.task.prefix()+"/pairs/")
+func (g *Gate) scan(ctx context.Context) error {
+	objs, err := g.Store.List(ctx, g.Task.Prefix()+"/pairs/")
 	if err != nil {
 		return err
 	}
@@ -152,14 +154,14 @@ func (g *gateCoordinator) scan(ctx context.Context) error {
 		if g.counted[o.Key] || g.refused[o.Key] {
 			continue
 		}
-		b, err := g.st.Get(ctx, o.Key)
+		b, err := g.Store.Get(ctx, o.Key)
 		if err != nil {
 			return err
 		}
 		var p GatePair
 		err = json.Unmarshal(b, &p)
 		if err == nil {
-			err = p.check(&g.task)
+			err = p.check(&g.Task)
 		}
 		var k int
 		if err == nil {
@@ -177,52 +179,59 @@ func (g *gateCoordinator) scan(ctx context.Context) error {
 	return nil
 }
 
-func (g *gateCoordinator) pairs() int { return len(g.counted) }
+func (g *Gate) pairs() int { return len(g.counted) }
 
-// run publishes the task, counts pairs until the SPRT decides (or max pairs), writes the stop
+// Run publishes the task, counts pairs until the SPRT decides (or max pairs), writes the stop
 // object, waits for the started workers to end, counts what they finished meanwhile, and
 // returns the gate.
-func (g *gateCoordinator) run(ctx context.Context) (*NNUEGate, error) {
+func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 	g.counted, g.refused = map[string]bool{}, map[string]bool{}
-	stopKey := g.task.prefix() + "/stop"
-	_, err := g.st.Get(ctx, stopKey)
+	if g.Log == nil {
+		g.Log = io.Discard
+	}
+	if g.Poll <= 0 {
+		g.Poll = time.Second
+	}
+	g.lg = log.New(g.Log, "", log.Ltime)
+	stopKey := g.Task.Prefix() + "/stop"
+	_, err := g.Store.Get(ctx, stopKey)
 	stopped := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
 	if !stopped {
-		b, _ := json.MarshalIndent(g.task, "", " ")
-		if err := g.st.Put(ctx, "gate/current.json", append(b, '\n')); err != nil {
+		b, _ := json.MarshalIndent(g.Task, "", " ")
+		if err := g.Store.Put(ctx, "gate/current.json", append(b, '\n')); err != nil {
 			return nil, err
 		}
 		g.lg.Printf("gate: generation %d, candidate %.12s against %.12s: waiting for pairs (SPRT(%v,%v), at most %d pairs)",
-			g.task.Generation, g.task.Candidate, g.task.Best, g.sprt.Elo0, g.sprt.Elo1, g.max)
+			g.Task.Generation, g.Task.Candidate, g.Task.Best, g.SPRT.Elo0, g.SPRT.Elo1, g.MaxPairs)
 	}
 	var decided *arena.SPRTResult
 	for !stopped {
 		if err := g.scan(ctx); err != nil {
 			return nil, err
 		}
-		r := g.sprt.PairResult(g.penta)
-		if r.Verdict != "" || g.pairs() >= g.max {
+		r := g.SPRT.PairResult(g.penta)
+		if r.Verdict != "" || g.pairs() >= g.MaxPairs {
 			decided = &r
 			break
 		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(g.poll):
+		case <-time.After(g.Poll):
 		}
 	}
 	if !stopped {
 		g.lg.Printf("gate: decided after %d pairs %v: LLR %.2f in (%.2f, %.2f), verdict %q", g.pairs(), g.penta, decided.LLR, decided.Lower, decided.Upper, decided.Verdict)
 		b, _ := json.Marshal(decided)
-		if err := g.st.Put(ctx, stopKey, b); err != nil {
+		if err := g.Store.Put(ctx, stopKey, b); err != nil {
 			return nil, err
 		}
 	} else {
 		var r arena.SPRTResult
-		if b, err := g.st.Get(ctx, stopKey); err == nil && json.Unmarshal(b, &r) == nil {
+		if b, err := g.Store.Get(ctx, stopKey); err == nil && json.Unmarshal(b, &r) == nil {
 			decided = &r
 		}
 	}
@@ -234,7 +243,7 @@ func (g *gateCoordinator) run(ctx context.Context) (*NNUEGate, error) {
 	}
 	// The pairs finished after the decision count in the score and the LLR, not against the
 	// verdict (as arena.SPRT.Update).
-	final := g.sprt.PairResult(g.penta)
+	final := g.SPRT.PairResult(g.penta)
 	if decided != nil {
 		final.Verdict = decided.Verdict
 	}
@@ -249,14 +258,14 @@ func (g *gateCoordinator) run(ctx context.Context) (*NNUEGate, error) {
 
 // waitWorkers waits until every worker that started on the gate has ended (its done
 // object), for up to grace: a worker killed for good does not hold the gate.
-func (g *gateCoordinator) waitWorkers(ctx context.Context) error {
-	deadline := time.Now().Add(g.grace)
+func (g *Gate) waitWorkers(ctx context.Context) error {
+	deadline := time.Now().Add(g.Grace)
 	for {
-		started, err := g.st.List(ctx, g.task.prefix()+"/workers/")
+		started, err := g.Store.List(ctx, g.Task.Prefix()+"/workers/")
 		if err != nil {
 			return err
 		}
-		done, err := g.st.List(ctx, g.task.prefix()+"/done/")
+		done, err := g.Store.List(ctx, g.Task.Prefix()+"/done/")
 		if err != nil {
 			return err
 		}
@@ -274,13 +283,13 @@ func (g *gateCoordinator) waitWorkers(ctx context.Context) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			g.lg.Printf("gate: workers %v have not ended %s after the stop: their unfinished pairs are not counted", running, g.grace)
+			g.lg.Printf("gate: workers %v have not ended %s after the stop: their unfinished pairs are not counted", running, g.Grace)
 			return nil
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(g.poll):
+		case <-time.After(g.Poll):
 		}
 	}
 }
@@ -346,7 +355,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 			if err := t.check(game); err != nil {
 				return 0, fmt.Errorf("pipeline: gate/current.json: %w", err)
 			}
-			if _, err := st.Get(ctx, t.prefix()+"/stop"); errors.Is(err, store.ErrNotFound) {
+			if _, err := st.Get(ctx, t.Prefix()+"/stop"); errors.Is(err, store.ErrNotFound) {
 				break // open
 			} else if err != nil {
 				return 0, err
@@ -387,7 +396,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		nets[sha] = p
 	}
 	seq := 0
-	objs, err := st.List(ctx, fmt.Sprintf("%s/pairs/%d/", t.prefix(), w.Index))
+	objs, err := st.List(ctx, fmt.Sprintf("%s/pairs/%d/", t.Prefix(), w.Index))
 	if err != nil {
 		return 0, err
 	}
@@ -396,7 +405,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 			seq = max(seq, n+1)
 		}
 	}
-	if err := st.Put(ctx, fmt.Sprintf("%s/workers/%d", t.prefix(), w.Index), []byte(time.Now().UTC().Format(time.RFC3339)+"\n")); err != nil {
+	if err := st.Put(ctx, fmt.Sprintf("%s/workers/%d", t.Prefix(), w.Index), []byte(time.Now().UTC().Format(time.RFC3339)+"\n")); err != nil {
 		return 0, err
 	}
 	lg.Printf("gate of generation %d: candidate %.12s against %.12s, from pair %d", t.Generation, t.Candidate, t.Best, seq)
@@ -407,7 +416,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 	clock := time.Duration(t.ClockMS) * time.Millisecond
 	written := 0
 	for {
-		if _, err := st.Get(ctx, t.prefix()+"/stop"); err == nil {
+		if _, err := st.Get(ctx, t.Prefix()+"/stop"); err == nil {
 			break
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return written, err
@@ -422,7 +431,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 			return written, err
 		}
 		specs := arena.Openings(rules, 2, t.Plies, seed)
-		p := GatePair{Format: gatePairFormat, Version: gateVersion, Game: game, Generation: t.Generation,
+		p := GatePair{Format: GatePairFormat, Version: GateVersion, Game: game, Generation: t.Generation,
 			Candidate: t.Candidate, Best: t.Best, Worker: w.Index, Seq: seq}
 		for _, c := range specs[0].Opening {
 			p.Opening = append(p.Opening, c.String())
@@ -451,5 +460,5 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		seq++
 	}
 	lg.Printf("stop: %d pairs written", written)
-	return written, st.Put(ctx, fmt.Sprintf("%s/done/%d", t.prefix(), w.Index), []byte("done\n"))
+	return written, st.Put(ctx, fmt.Sprintf("%s/done/%d", t.Prefix(), w.Index), []byte("done\n"))
 }

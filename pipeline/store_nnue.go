@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -179,15 +178,11 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 func (k *storeNNUE) gate(ctx context.Context, _, candSHA, _ string) (GenResult, error) {
 	c, n := k.c, k.n
 	t, _ := arena.ParseSPRT(n.SPRT)
-	g := &gateCoordinator{st: c.st, sprt: t, max: n.MaxPairs, grace: n.Grace, poll: time.Second,
-		lg: log.New(c.logw, "", log.Ltime),
-		task: GateTask{Format: gateTaskFormat, Version: gateVersion, Game: c.cfg.Game, Generation: c.s.Generation,
+	g := &Gate{Store: c.st, SPRT: t, MaxPairs: n.MaxPairs, Grace: n.Grace, Poll: gatePoll, Log: c.logw,
+		Task: GateTask{Format: GateTaskFormat, Version: GateVersion, Game: c.cfg.Game, Generation: c.s.Generation,
 			Candidate: candSHA, Best: c.s.BestSHA, Engine: c.cfg.Engine, Nodes: n.GateNodes,
 			ClockMS: n.GateClock.Milliseconds(), HashMB: n.GateHash, Plies: n.GatePlies, Seed: c.cfg.Seed*1000 + uint64(c.s.Generation)}}
-	if gatePoll > 0 {
-		g.poll = gatePoll
-	}
-	ng, err := g.run(ctx)
+	ng, err := g.Run(ctx)
 	if err != nil {
 		return GenResult{}, err
 	}
@@ -196,7 +191,7 @@ func (k *storeNNUE) gate(ctx context.Context, _, candSHA, _ string) (GenResult, 
 	return res, nil
 }
 
-// gatePoll, when set (tests), is how often the coordinator lists the pairs.
+// gatePoll, when set (tests), is how often the coordinator lists the pairs (0: Gate's default).
 var gatePoll time.Duration
 
 // gateBudget says what a gate move gets.

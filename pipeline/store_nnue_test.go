@@ -78,7 +78,7 @@ func TestStoreNNUECycle(t *testing.T) {
 	t.Logf("data: %s", time.Since(t0))
 	st0 := cy.State()
 	// A forged pair of another candidate, already waiting where the gate's pairs go.
-	forged := GatePair{Format: gatePairFormat, Version: gateVersion, Game: "bacteria-war", Generation: 1,
+	forged := GatePair{Format: GatePairFormat, Version: GateVersion, Game: "bacteria-war", Generation: 1,
 		Candidate: strings.Repeat("ab", 32), Best: st0.BestSHA, Worker: 9, Seq: 0, Scores: [2]float64{1, 1}}
 	var wg sync.WaitGroup
 	written := make([]int, 2)
@@ -101,7 +101,7 @@ func TestStoreNNUECycle(t *testing.T) {
 				var task GateTask
 				json.Unmarshal(b, &task)
 				fb, _ := json.Marshal(forged)
-				run.Put(ctx, fmt.Sprintf("%s/pairs/9/000000.json", task.prefix()), fb)
+				run.Put(ctx, fmt.Sprintf("%s/pairs/9/000000.json", task.Prefix()), fb)
 				return
 			}
 			time.Sleep(50 * time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -332,11 +333,21 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	t.Logf("kill: %d shards before the restart, %d after, %d games each in one shard", before, after, len(games))
 
 	// 2. The store goes away for 30 s while both workers play for 40 s.
-	_, examplesBefore, _ := shardCounts(t, shards)
 	c.WorkerGames, c.WorkerDuration, c.PerShard = 0, "40s", 2000
+	outage(t, gw, c, bins, l.Work, shards)
+}
+
+// outage runs c's two data workers for c.WorkerDuration with their spools under work, and
+// stops the store for 30 s under them: they keep playing, upload afterwards, every position
+// they report is in the store, no game twice, and ingest takes every one of them (positions
+// in = positions ingested). It returns the positions.
+func outage(t *testing.T, gw *gateway, c Config, bins, work string, shards store.Store) int {
+	t.Helper()
+	ctx := context.Background()
+	_, examplesBefore, _ := shardCounts(t, shards)
 	var out2 syncBuf
 	l2 := localRun(t, c, bins, &out2)
-	l2.Work = l.Work // the same pods' spools
+	l2.Work = work // the same pods' spools
 	done := make(chan error, 1)
 	go func() { done <- l2.RunWorkers(ctx, 2) }()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
@@ -352,7 +363,7 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	spooled := 0
 	for t0 := time.Now(); time.Since(t0) < 30*time.Second; time.Sleep(time.Second) {
 		for i := range 2 {
-			sp := &store.Spool{Dir: filepath.Join(l.Work, fmt.Sprintf("selfplay-%d", i), "spool")}
+			sp := &store.Spool{Dir: filepath.Join(work, fmt.Sprintf("selfplay-%d", i), "spool")}
 			if p, _ := sp.Pending(); len(p) > spooled {
 				spooled = len(p)
 			}
@@ -383,5 +394,12 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 			t.Fatalf("game %#x is in %d shards", id, n)
 		}
 	}
-	t.Logf("outage: %d positions played, all in the store; %d failed upload passes", reported, failed)
+	g, _ := registry.Lookup(c.Game)
+	rep, err := ingest.Run(ctx, ingest.Config{Shards: shards, Expect: data.Expect{Game: c.Game, EncoderVersion: g.Info().EncoderVersion},
+		Game: g, Cache: t.TempDir(), Log: io.Discard})
+	if err != nil || rep.Rejected != 0 || rep.Examples != examplesAfter {
+		t.Fatalf("ingest after the outage: %v, %v: the store holds %d positions", rep, err, examplesAfter)
+	}
+	t.Logf("outage: %d positions played, all in the store and all ingested; %d failed upload passes", reported, failed)
+	return reported
 }
