@@ -25,14 +25,7 @@ import (
 func nnabShards(t *testing.T, g registry.Game, run store.Store, root string, index, games int) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := run.Get(ctx, BestKey(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "best.nnue")
-	if err := mustStore(t, "file://"+filepath.Dir(p)).Put(ctx, "best.nnue", b); err != nil {
-		t.Fatal(err)
-	}
+	p := localCopy(t, run, BestKey(true))
 	m, err := nnue.Load(p)
 	if err != nil {
 		t.Fatal(err)
@@ -144,16 +137,10 @@ func TestStoreNNUECycle(t *testing.T) {
 	if st.BestSHA != res.CandidateSHA256 || st.Generation != 2 || len(st.Accepted) != 2 {
 		t.Fatalf("state after the promotion %+v", st)
 	}
-	b, _ := run.Get(ctx, BestKey(true))
-	p := filepath.Join(t.TempDir(), "best.nnue")
-	mustStore(t, "file://"+filepath.Dir(p)).Put(ctx, "best.nnue", b)
-	if m, err := nnue.Load(p); err != nil || m.SHA256() != st.BestSHA {
+	if m, err := nnue.Load(localCopy(t, run, BestKey(true))); err != nil || m.SHA256() != st.BestSHA {
 		t.Fatalf("best.nnue: %v", err)
 	}
-	pb, _ := run.Get(ctx, "provenance.tsv")
-	pp := filepath.Join(t.TempDir(), "provenance.tsv")
-	mustStore(t, "file://"+filepath.Dir(pp)).Put(ctx, "provenance.tsv", pb)
-	rows, err := ReadProvenance(pp, "bacteria-war")
+	rows, err := ReadProvenance(localCopy(t, run, "provenance.tsv"), "bacteria-war")
 	if err != nil || len(rows) != 2 || rows[1].Net != st.BestSHA[:12] || rows[1].Parent != st0.BestSHA[:12] || rows[1].PositionsNew != int64(countExamples(t, run)) || rows[1].PositionsNew == 0 {
 		t.Fatalf("provenance %+v, %v", rows, err)
 	}

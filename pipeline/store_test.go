@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"colony/cluster"
 	"colony/data"
 	"colony/ingest"
 	"colony/mcts"
@@ -22,14 +23,7 @@ import (
 func storeShards(t *testing.T, g registry.Game, run store.Store, root string, index, games int) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := run.Get(ctx, "best.model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "best.model")
-	if err := (mustStore(t, "file://"+filepath.Dir(p))).Put(ctx, "best.model", b); err != nil {
-		t.Fatal(err)
-	}
+	p := localCopy(t, run, "best.model")
 	m, _, err := models.Load(g.Info(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +39,16 @@ func storeShards(t *testing.T, g registry.Game, run store.Store, root string, in
 	if _, err := g.SelfPlay(ctx, cfg, m, filepath.Join(root, "shards")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// localCopy downloads the object key of run into a temporary directory and returns its path.
+func localCopy(t *testing.T, run store.Store, key string) string {
+	t.Helper()
+	p, err := cluster.FetchObject(context.Background(), run.URL()+"/"+key, t.TempDir(), 0)
+	if err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	return p
 }
 
 func mustStore(t *testing.T, url string) store.Store {

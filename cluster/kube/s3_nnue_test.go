@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/cluster"
 	"colony/nn/nnue"
 	"colony/pipeline"
 	"colony/registry"
@@ -34,16 +36,12 @@ func tinyNNUE(run, endpoint string) Config {
 	return c
 }
 
-// getFile puts the object key of s into a temporary file and returns its path.
+// getFile downloads the object key of s into a temporary directory and returns its path.
 func getFile(t *testing.T, s store.Store, key string) string {
 	t.Helper()
-	b, err := s.Get(context.Background(), key)
+	p, err := cluster.FetchObject(context.Background(), s.URL()+"/"+key, t.TempDir(), 0)
 	if err != nil {
 		t.Fatalf("%s: %v", key, err)
-	}
-	p := filepath.Join(t.TempDir(), filepath.Base(key))
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
 	}
 	return p
 }
@@ -57,17 +55,7 @@ func TestS3NNUEGeneration(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuf
 	c := tinyNNUE("s3://colony/nnue", "http://"+gw.addr)
-	l := localRun(t, c, bins, &out)
-	t0 := time.Now()
-	if err := l.RunGeneration(ctx); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Logf("one NNUE generation through the store in %s", time.Since(t0).Round(time.Millisecond))
-	run := openStore(t, c.Store)
-	var st pipeline.StoreState
-	if b, err := run.Get(ctx, "state.json"); err != nil || json.Unmarshal(b, &st) != nil {
-		t.Fatalf("state.json: %v", err)
-	}
+	run, st := oneGeneration(t, c, bins, &out)
 	if st.Generation != 2 || len(st.History) != 1 || st.Shards < c.MinShards || st.Rejected != 0 {
 		t.Fatalf("state after one generation: %+v\n%s", st, out.String())
 	}
@@ -125,20 +113,9 @@ func TestS3GateWorkerKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := store.WithRetry(raw, store.DefaultBackoff)
-	g, _ := registry.Lookup(c.Game)
-	arch, _ := g.NNUEArch(16, 0)
 	var shas []string
 	for seed := range uint64(2) {
-		m := nnue.NewRandom(arch, seed+1)
-		p := filepath.Join(t.TempDir(), "n.nnue")
-		if err := m.Save(p); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(p)
-		if err := run.Put(ctx, "nets/"+m.SHA256()+".nnue", b); err != nil {
-			t.Fatal(err)
-		}
-		shas = append(shas, m.SHA256())
+		shas = append(shas, putRandomNNUE(t, run, c.Game, seed+1, func(sha string) string { return "nets/" + sha + ".nnue" }))
 	}
 	// A test that cannot decide in 14 pairs (hypotheses 1 Elo apart at 0.1% errors): the gate
 	// ends at its cap, after the kill and the restart.
@@ -154,8 +131,7 @@ func TestS3GateWorkerKill(t *testing.T) {
 	res := make(chan result, 1)
 	go func() { g, err := coord.Run(ctx); res <- result{g, err} }()
 	l := localRun(t, c, bins, &out)
-	var cmds []*os.Process
-	start := func(i int) *execCmd {
+	start := func(i int) *exec.Cmd {
 		cmd, err := l.GateCommand(ctx, i)
 		if err != nil {
 			t.Fatal(err)
@@ -163,21 +139,20 @@ func TestS3GateWorkerKill(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		cmds = append(cmds, cmd.Process)
-		return &execCmd{cmd.Wait}
+		return cmd
 	}
 	w0, w1 := start(0), start(1)
 	killed := -1
 	for deadline := time.Now().Add(3 * time.Minute); killed < 0; time.Sleep(10 * time.Millisecond) {
 		if m := pairPlaying.FindAllStringSubmatch(out.String(), -1); len(m) >= 2 {
 			killed, _ = strconv.Atoi(m[len(m)-1][1])
-			cmds[1].Signal(syscall.SIGKILL)
+			w1.Process.Signal(syscall.SIGKILL)
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("gate worker 1 played no second pair in 3 minutes\n%s", out.String())
 		}
 	}
-	w1.wait()
+	w1.Wait()
 	mine := task.Prefix() + "/pairs/1/"
 	key := fmt.Sprintf("%s%06d.json", mine, killed)
 	if _, err := run.Get(ctx, key); err == nil {
@@ -186,8 +161,8 @@ func TestS3GateWorkerKill(t *testing.T) {
 	t.Logf("gate worker 1 killed while playing pair %d", killed)
 	w1 = start(1)
 	r := <-res
-	w0.wait()
-	w1.wait()
+	w0.Wait()
+	w1.Wait()
 	if r.err != nil {
 		t.Fatalf("gate: %v\n%s", r.err, out.String())
 	}
@@ -229,10 +204,26 @@ func TestS3GateWorkerKill(t *testing.T) {
 	t.Logf("gate: %d pairs %v, each once; worker 1 wrote %v", len(keys), r.g.Pentanomial, seqs[1])
 }
 
-// execCmd waits for a started pod once.
-type execCmd struct{ w func() error }
-
-func (e *execCmd) wait() { e.w() }
+// putRandomNNUE puts a random 16-lane net of game (seed) under key(its SHA-256) and returns
+// the SHA-256.
+func putRandomNNUE(t *testing.T, s store.Store, game string, seed uint64, key func(sha string) string) string {
+	t.Helper()
+	g, _ := registry.Lookup(game)
+	arch, err := g.NNUEArch(16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := nnue.NewRandom(arch, seed)
+	p := filepath.Join(t.TempDir(), "n.nnue")
+	if err := m.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if err := s.Put(context.Background(), key(m.SHA256()), b); err != nil {
+		t.Fatal(err)
+	}
+	return m.SHA256()
+}
 
 // TestS3NNUEDataOutage: two nnab data workers play while the store is down for 30 s: no
 // position is lost (every position they report is in the store, and ingest takes them all).
@@ -244,16 +235,7 @@ func TestS3NNUEDataOutage(t *testing.T) {
 	if err := store.EnsureBucket(ctx, raw); err != nil {
 		t.Fatal(err)
 	}
-	g, _ := registry.Lookup(c.Game)
-	arch, _ := g.NNUEArch(16, 0)
-	p := filepath.Join(t.TempDir(), "best.nnue")
-	if err := nnue.NewRandom(arch, 3).Save(p); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(p)
-	if err := raw.Put(ctx, pipeline.BestKey(true), b); err != nil {
-		t.Fatal(err)
-	}
+	putRandomNNUE(t, raw, c.Game, 3, func(string) string { return pipeline.BestKey(true) })
 	c.WorkerGames, c.WorkerDuration, c.PerShard = 0, "40s", 1000
 	outage(t, gw, c, bins, t.TempDir(), openStore(t, c.Store+"/shards"))
 }

@@ -180,33 +180,14 @@ func TestS3EndToEnd(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuf
 	c := tinyConfig("s3://colony/e2e", "http://"+gw.addr)
-	l := localRun(t, c, bins, &out)
-	t0 := time.Now()
-	if err := l.RunGeneration(ctx); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Logf("one generation through the store in %s", time.Since(t0).Round(time.Millisecond))
-	run := openStore(t, c.Store)
-	b, err := run.Get(ctx, "state.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st pipeline.StoreState
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
-	}
+	run, st := oneGeneration(t, c, bins, &out)
 	if st.Generation != 2 || len(st.History) != 1 || !st.History[0].Promoted || st.Shards < 2 || st.Rejected != 0 {
 		t.Fatalf("state after one generation: %+v\n%s", st, out.String())
 	}
 	if _, err := run.Get(ctx, "gates/gen-0001.json"); err != nil {
 		t.Fatal(err)
 	}
-	net, err := run.Get(ctx, "best.model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "best.model")
-	os.WriteFile(p, net, 0o644)
+	p := getFile(t, run, "best.model")
 	g, _ := registry.Lookup(c.Game)
 	m, _, err := models.Load(g.Info(), p)
 	if err != nil || m.SHA256() != st.BestSHA || st.BestSHA != st.History[0].CandidateSHA256 {
@@ -217,6 +198,24 @@ func TestS3EndToEnd(t *testing.T) {
 			t.Errorf("no line from worker %d", idx)
 		}
 	}
+}
+
+// oneGeneration runs the Jobs of c's manifests locally for one generation, and returns the
+// run's store and its state.json after it.
+func oneGeneration(t *testing.T, c Config, bins string, out *syncBuf) (store.Store, pipeline.StoreState) {
+	t.Helper()
+	l := localRun(t, c, bins, out)
+	t0 := time.Now()
+	if err := l.RunGeneration(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("one generation through the store in %s", time.Since(t0).Round(time.Millisecond))
+	run := openStore(t, c.Store)
+	var st pipeline.StoreState
+	if b, err := run.Get(context.Background(), "state.json"); err != nil || json.Unmarshal(b, &st) != nil {
+		t.Fatalf("state.json: %v", err)
+	}
+	return run, st
 }
 
 var workerLine = regexp.MustCompile(`worker (\d+): (\d+) games, (\d+) positions, (\d+) shards uploaded \((\d+) failed upload passes\)`)
