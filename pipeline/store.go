@@ -435,7 +435,8 @@ func (c *StoreCycle) ingestTrain(ctx context.Context) error {
 
 // checkpoint fetches the generation's training checkpoint (key) into the working directory,
 // when the store has one, and returns its local path, and a function that puts the file at
-// that path back under key (logging a failure: the next upload tries again).
+// that path back under key (logging a failure: the next upload tries again), also after ctx
+// ends (for up to a minute).
 func (c *StoreCycle) checkpoint(ctx context.Context, key string) (string, func(), error) {
 	p := filepath.Join(c.work, filepath.FromSlash(key))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -445,7 +446,10 @@ func (c *StoreCycle) checkpoint(ctx context.Context, key string) (string, func()
 		return "", nil, err
 	}
 	return p, func() {
-		if err := c.putFile(ctx, key, p); err != nil {
+		// A trainer stopped (SIGTERM) saves its checkpoint on the way out: upload it too.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if err := c.putFile(uctx, key, p); err != nil {
 			c.lg.Printf("checkpoint upload: %v", err)
 		}
 	}, nil

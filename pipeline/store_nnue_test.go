@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -73,21 +74,8 @@ func TestStoreNNUECycle(t *testing.T) {
 	// A forged pair of another candidate, already waiting where the gate's pairs go.
 	forged := GatePair{Format: GatePairFormat, Version: GateVersion, Game: "bacteria-war", Generation: 1,
 		Candidate: strings.Repeat("ab", 32), Best: st0.BestSHA, Worker: 9, Seq: 0, Scores: [2]float64{1, 1}}
-	var wg sync.WaitGroup
-	written := make([]int, 2)
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for i := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &GateWorker{Run: url, Index: i, Game: g, Work: t.TempDir(), Wait: 5 * time.Minute, Poll: 100 * time.Millisecond, Log: testLog{t}}
-			var err error
-			if written[i], err = w.Play(gctx); err != nil {
-				t.Errorf("gate worker %d: %v", i, err)
-			}
-		}()
-	}
 	go func() { // the forged pair goes in once the task names the candidate
 		for gctx.Err() == nil {
 			if b, err := run.Get(ctx, "gate/current.json"); err == nil {
@@ -100,11 +88,7 @@ func TestStoreNNUECycle(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
-	res, err := cy.Generation(ctx)
-	if err != nil {
-		cancel()
-	}
-	wg.Wait()
+	res, written, err := withGateWorkers(t, g, url, func() (*GenResult, error) { return cy.Generation(ctx) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +131,79 @@ func TestStoreNNUECycle(t *testing.T) {
 	if _, err := run.Get(ctx, ReportFile); err != nil {
 		t.Fatal(err)
 	}
+	if m, err := nnue.Load(localCopy(t, run, cy.netKey(st.BestSHA))); err != nil || m.Step != int64(cfg.TrainSteps) {
+		t.Fatalf("the candidate was not trained %d steps from the random net: %v", cfg.TrainSteps, err)
+	}
+
+	// Generation 2: the trainer is killed while it trains (after a checkpoint), and a trainer
+	// on another machine (a fresh working directory) goes on from the store alone: the
+	// checkpoint's steps are not trained again.
+	nnabShards(t, g, run, root, 1, 40)
+	kctx, kill := context.WithCancel(ctx)
+	cy2, err := OpenStore(ctx, url, g, cfg, t.TempDir(), cancelOn{testLog{t}, "step 500/600", kill})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cy2.Generation(kctx); err == nil || cy2.State().Stage != StageIngest {
+		t.Fatalf("the killed trainer: %v, stage %s", err, cy2.State().Stage)
+	}
+	var log strings.Builder
+	cy3, err := OpenStore(ctx, url, g, cfg, t.TempDir(), io.MultiWriter(testLog{t}, &log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, _, err := withGateWorkers(t, g, url, func() (*GenResult, error) { return cy3.Generation(ctx) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "at step 500, 100 steps left") {
+		t.Fatalf("the second trainer did not go on from the checkpoint at step 500:\n%s", log.String())
+	}
+	cand := localCopy(t, run, "candidates/gen-0002.nnue")
+	if m, err := nnue.Load(cand); err != nil || m.Step != 2*int64(cfg.TrainSteps) || m.SHA256() != res2.CandidateSHA256 {
+		t.Fatalf("candidate 2: %v", err)
+	}
+}
+
+// cancelOn is a log that calls cancel once a line holds what.
+type cancelOn struct {
+	w      io.Writer
+	what   string
+	cancel func()
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.what) {
+		c.cancel()
+	}
+	return c.w.Write(p)
+}
+
+// withGateWorkers runs two gate workers of the run at url while gen runs, ends them when gen
+// fails, and returns gen's result and the pairs each worker wrote.
+func withGateWorkers(t *testing.T, g registry.Game, url string, gen func() (*GenResult, error)) (*GenResult, []int, error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	written := make([]int, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &GateWorker{Run: url, Index: i, Game: g, Work: t.TempDir(), Wait: 5 * time.Minute, Poll: 100 * time.Millisecond, Log: testLog{t}}
+			var err error
+			if written[i], err = w.Play(ctx); err != nil && ctx.Err() == nil {
+				t.Errorf("gate worker %d: %v", i, err)
+			}
+		}()
+	}
+	res, err := gen()
+	if err != nil {
+		cancel()
+	}
+	wg.Wait()
+	return res, written, err
 }
 
 // countExamples counts the examples of generation 1's taken shards.
