@@ -18,6 +18,7 @@ import (
 
 	"colony/agentdef"
 	"colony/arena"
+	"colony/internal/atomicfile"
 	"colony/nn/nnue"
 	"colony/store"
 )
@@ -383,7 +384,7 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		if err := os.MkdirAll(w.Work, 0o755); err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := atomicfile.WriteFile(p, b); err != nil {
 			return 0, err
 		}
 		m, err := nnue.Load(p)

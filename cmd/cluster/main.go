@@ -4,6 +4,7 @@
 //	cluster manifests -nnue -o deploy/k8s-nnue        the NNUE cycle's: data Job, gate Job, trainer
 //	cluster local -workers N -store s3://b/run1 -endpoint http://127.0.0.1:7070 [-bin bin] [-generations G]
 //	                                                 run those manifests' pods as local processes
+//	                                                 (-nnue: the NNUE cycle's data, gate and trainer pods)
 //	cluster cycle -game G -run s3://b/run1 -init random:4x32 [-generations 1]
 //	                                                 the trainer: ingest, train, gate, promote on the store
 //	cluster cycle -nnue -run s3://b/run1 [-init FILE.nnue|random:LANES] [-sprt 0,10 -gate-nodes 20000]
