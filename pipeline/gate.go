@@ -225,7 +225,11 @@ func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 		}
 	}
 	if !stopped {
-		g.lg.Printf("gate: decided after %d pairs %v: LLR %.2f in (%.2f, %.2f), verdict %q", g.pairs(), g.penta, decided.LLR, decided.Lower, decided.Upper, decided.Verdict)
+		what := "decided: " + decided.Verdict
+		if decided.Verdict == "" {
+			what = fmt.Sprintf("stopped undecided at its cap of %d pairs", g.MaxPairs)
+		}
+		g.lg.Printf("gate: %s after %d pairs %v: LLR %.2f, bounds (%.2f, %.2f)", what, g.pairs(), g.penta, decided.LLR, decided.Lower, decided.Upper)
 		b, _ := json.Marshal(decided)
 		if err := g.Store.Put(ctx, stopKey, b); err != nil {
 			return nil, err
