@@ -93,10 +93,12 @@ func DefaultConfig() Config {
 		GateCPU: "1", GateMemory: "1Gi"}
 }
 
-// DefaultNNUEConfig is the configuration of the NNUE cycle's manifests in deploy/k8s-nnue.
+// DefaultNNUEConfig is the configuration of the NNUE cycle's manifests in deploy/k8s-nnue:
+// the data pods play 2,000 games each (about 90 positions a game at 10,000 nodes: 8 pods make
+// about 350 shards of 4,096), and the trainer starts once 256 of them are in.
 func DefaultNNUEConfig() Config {
 	c := DefaultConfig()
-	c.NNUE = true
+	c.NNUE, c.WorkerGames, c.MinShards = true, 2000, 256
 	return c
 }
 
@@ -419,4 +421,21 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.MaxPairs, "max-pairs", c.MaxPairs, "with -nnue: an undecided SPRT stops after this many pairs")
 	fs.StringVar(&c.GateCPU, "gate-cpu", c.GateCPU, "with -nnue: CPU request and limit of a gate pod")
 	fs.StringVar(&c.GateMemory, "gate-memory", c.GateMemory, "with -nnue: memory request and limit of a gate pod")
+}
+
+// NNUEDefaults gives a configuration made -nnue by its flags (Flags, parsed in fs) the NNUE
+// defaults (DefaultNNUEConfig) of the settings whose flags were not given.
+func (c *Config) NNUEDefaults(fs *flag.FlagSet) {
+	if !c.NNUE {
+		return
+	}
+	d := DefaultNNUEConfig()
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["worker-games"] {
+		c.WorkerGames = d.WorkerGames
+	}
+	if !set["min-shards"] {
+		c.MinShards = d.MinShards
+	}
 }

@@ -3,6 +3,7 @@ package kube
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,5 +215,29 @@ func TestLocalCommand(t *testing.T) {
 	tr, err := l.TrainerCommand(context.Background())
 	if err != nil || tr.Args[0] != "/opt/bin/cluster" || tr.Args[1] != "cycle" {
 		t.Fatalf("trainer: %v, %v", tr.Args, err)
+	}
+}
+
+// TestNNUEDefaults: -nnue brings the NNUE defaults of the settings not given, and keeps those
+// given.
+func TestNNUEDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		args         []string
+		games, shard int
+	}{
+		{[]string{"-nnue"}, 2000, 256},
+		{[]string{"-nnue", "-worker-games", "5"}, 5, 256},
+		{[]string{}, 200, 8},
+	} {
+		c := DefaultConfig()
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		c.Flags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		c.NNUEDefaults(fs)
+		if c.WorkerGames != tc.games || c.MinShards != tc.shard {
+			t.Errorf("%v: worker games %d, min shards %d; want %d, %d", tc.args, c.WorkerGames, c.MinShards, tc.games, tc.shard)
+		}
 	}
 }

@@ -94,6 +94,7 @@ func manifests(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	c.NNUEDefaults(fs)
 	written, err := c.Write(*out)
 	if err == nil {
 		_, err = kube.Decode(*out)
@@ -112,6 +113,7 @@ func local(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Write
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	c.NNUEDefaults(fs)
 	for _, d := range []*string{out, work} {
 		if *d == "" {
 			tmp, err := os.MkdirTemp("", "colony-local-")
