@@ -109,9 +109,6 @@ func TestS3GateWorkerKill(t *testing.T) {
 	ctx := context.Background()
 	c := tinyNNUE("s3://colony/gatekill", "http://"+gw.addr)
 	raw := openStore(t, c.Store)
-	if err := store.EnsureBucket(ctx, raw); err != nil {
-		t.Fatal(err)
-	}
 	run := store.WithRetry(raw, store.DefaultBackoff)
 	var shas []string
 	for seed := range uint64(2) {
@@ -229,12 +226,8 @@ func putRandomNNUE(t *testing.T, s store.Store, game string, seed uint64, key fu
 // position is lost (every position they report is in the store, and ingest takes them all).
 func TestS3NNUEDataOutage(t *testing.T) {
 	gw, bins := s3Env(t)
-	ctx := context.Background()
 	c := tinyNNUE("s3://colony/nnueoutage", "http://"+gw.addr)
 	raw := openStore(t, c.Store)
-	if err := store.EnsureBucket(ctx, raw); err != nil {
-		t.Fatal(err)
-	}
 	putRandomNNUE(t, raw, c.Game, 3, func(string) string { return pipeline.BestKey(true) })
 	c.WorkerGames, c.WorkerDuration, c.PerShard = 0, "40s", 1000
 	outage(t, gw, c, bins, t.TempDir(), openStore(t, c.Store+"/shards"))

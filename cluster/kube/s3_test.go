@@ -163,9 +163,13 @@ func localRun(t *testing.T, c Config, bins string, out *syncBuf) *Local {
 	return &Local{Manifests: d, Bin: bins, Work: t.TempDir(), Stdout: out}
 }
 
+// openStore opens the store at url, its bucket made when it has none.
 func openStore(t *testing.T, url string) store.Store {
 	t.Helper()
 	s, err := store.Open(url)
+	if err == nil {
+		err = store.EnsureBucket(context.Background(), s)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,9 +265,6 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	c := tinyConfig("s3://colony/chaos", "http://"+gw.addr)
 	c.WorkerGames = 8
 	run := openStore(t, c.Store)
-	if err := store.EnsureBucket(ctx, run); err != nil {
-		t.Fatal(err)
-	}
 	g, _ := registry.Lookup(c.Game)
 	net := nn.NewRandom(nn.ArchFor(g.Info(), 1, 8), 1)
 	p := filepath.Join(t.TempDir(), "best.model")
