@@ -119,7 +119,7 @@ func TestS3GateWorkerKill(t *testing.T) {
 	sprt, _ := arena.ParseSPRT("0,1,0.001,0.001")
 	var out syncBuf
 	task := pipeline.GateTask{Format: pipeline.GateTaskFormat, Version: pipeline.GateVersion, Game: c.Game, Generation: 1,
-		Candidate: shas[0], Best: shas[1], Engine: "nnab", Nodes: 3000, HashMB: 1, Plies: 6, Seed: 7}
+		Candidate: shas[0], Best: shas[1], Engine: "nnab", Nodes: 20000, HashMB: 1, Plies: 6, Seed: 7}
 	coord := &pipeline.Gate{Store: run, Task: task, SPRT: sprt, MaxPairs: 14, Grace: 3 * time.Minute, Poll: 200 * time.Millisecond, Log: &out}
 	type result struct {
 		g   *pipeline.NNUEGate
