@@ -209,13 +209,14 @@ func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 			g.Task.Generation, g.Task.Candidate, g.Task.Best, g.SPRT.Elo0, g.SPRT.Elo1, g.MaxPairs)
 	}
 	var decided *arena.SPRTResult
+	decidedAt := 0
 	for !stopped {
 		if err := g.scan(ctx); err != nil {
 			return nil, err
 		}
 		r := g.SPRT.PairResult(g.penta)
 		if r.Verdict != "" || g.pairs() >= g.MaxPairs {
-			decided = &r
+			decided, decidedAt = &r, g.pairs()
 			break
 		}
 		select {
@@ -252,7 +253,7 @@ func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 	if decided != nil {
 		final.Verdict = decided.Verdict
 	}
-	out := &NNUEGate{SPRT: final, Pairs: g.pairs(), Pentanomial: g.penta, SPRTGames: 2 * g.pairs(), Refused: len(g.refused)}
+	out := &NNUEGate{SPRT: final, Pairs: g.pairs(), Decided: decidedAt, Pentanomial: g.penta, SPRTGames: 2 * g.pairs(), Refused: len(g.refused)}
 	for k := range g.counted {
 		out.PairKeys = append(out.PairKeys, k)
 	}

@@ -91,6 +91,7 @@ type NNUEGate struct {
 	// The distributed gate of a store run (gate.go): pairs counted, by the candidate's points
 	// (0, ½, 1, 1½, 2), their keys (in gates/gen-NNNN.json only), and the pair objects refused.
 	Pairs       int      `json:"pairs,omitempty"`
+	Decided     int      `json:"decided_at_pairs,omitempty"` // the pairs counted when the SPRT decided (or hit its cap)
 	Pentanomial [5]int   `json:"pentanomial,omitzero"`
 	PairKeys    []string `json:"pair_keys,omitempty"`
 	Refused     int      `json:"refused,omitempty"`

@@ -32,7 +32,7 @@ func tinyNNUE(run, endpoint string) Config {
 	c.Workers, c.WorkerGames, c.PerShard, c.WorkerThreads = 2, 20, 100, 1
 	c.NNUEInit, c.Nodes, c.SoftNodes, c.HashMB, c.RandomPlies, c.OpeningMax, c.AdjScore = "random:16", 300, 0, 1, "6..8", 0, 0
 	c.TrainSteps, c.LR, c.ScoreWeight, c.MinShards = 300, "0.005", "0", 16
-	c.GateWorkers, c.SPRT, c.GateNodes, c.MaxPairs = 2, "0,200", 300, 40
+	c.GateWorkers, c.SPRT, c.GateNodes, c.MaxPairs = 2, "0,200", 300, 400
 	return c
 }
 
@@ -60,7 +60,7 @@ func TestS3NNUEGeneration(t *testing.T) {
 		t.Fatalf("state after one generation: %+v\n%s", st, out.String())
 	}
 	h := st.History[0]
-	if h.NNUE == nil || h.NNUE.SPRT.Verdict == "" {
+	if h.NNUE == nil || h.NNUE.SPRT.Verdict == "" || h.NNUE.Decided >= c.MaxPairs {
 		t.Fatalf("the SPRT did not decide: %+v\n%s", h.NNUE, out.String())
 	}
 	if !h.Promoted || st.BestSHA != h.CandidateSHA256 {
@@ -96,7 +96,7 @@ func TestS3NNUEGeneration(t *testing.T) {
 			t.Errorf("no line from gate or data worker %d", i)
 		}
 	}
-	t.Logf("gate: %d pairs %v, LLR %.2f, %s", h.NNUE.Pairs, h.NNUE.Pentanomial, h.NNUE.SPRT.LLR, rows[1].Gate)
+	t.Logf("gate: decided at %d pairs; %d pairs %v in all, LLR %.2f, %s", h.NNUE.Decided, h.NNUE.Pairs, h.NNUE.Pentanomial, h.NNUE.SPRT.LLR, rows[1].Gate)
 }
 
 var pairPlaying = regexp.MustCompile(`gate worker 1: \S+ pair (\d+): playing`)
