@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,29 +60,66 @@ func ExpectedScore(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)
 // has scored every point (or none) the variance is estimated with half a game moved to the
 // other result, as Estimate does, so that a clean sweep also ends the test.
 func (t SPRT) LLR(wins, draws, losses int) float64 {
-	n := float64(wins + draws + losses)
+	return t.llr([]float64{1, 0.5, 0}, []int{wins, draws, losses})
+}
+
+// PairScores are the scores per game of a pair of games (same opening, colours swapped)
+// in which A scored 0, ½, 1, 1½ or 2 points: the index of PairLLR's counts.
+var PairScores = [5]float64{0, 0.25, 0.5, 0.75, 1}
+
+// PairLLR is the log-likelihood ratio of H1 over H0 after pairs of games, pairs[k] counting
+// the pairs in which A scored k/2 points (pentanomial): the same approximation as LLR with a
+// pair as the trial, its score per game PairScores[k] and the variance of the pairs' scores,
+// so that the correlation of a pair's two games (one opening) is accounted for.
+func (t SPRT) PairLLR(pairs [5]int) float64 { return t.llr(PairScores[:], pairs[:]) }
+
+// llr is the generalized SPRT's LLR of trials whose score per game is vals[i] in counts[i]
+// of them: n (s1 - s0) (2m - s0 - s1) / (2v) with m their mean score and v its per-trial
+// variance. When every trial has the same score, ½ gives 0 (no information on the spread
+// yet) and another score moves half a trial to the mirrored score 1 - x.
+func (t SPRT) llr(vals []float64, counts []int) float64 {
+	c := make([]float64, len(counts))
+	n, only := 0.0, -1
+	for i, k := range counts {
+		c[i] = float64(k)
+		n += c[i]
+		if k > 0 {
+			if only == -1 {
+				only = i
+			} else {
+				only = -2
+			}
+		}
+	}
 	if n == 0 {
 		return 0
 	}
-	w, d, l := float64(wins), float64(draws), float64(losses)
-	switch {
-	case wins+losses == 0: // only draws: no information on the spread yet
-		return 0
-	case draws+losses == 0:
-		w, l = w-0.5, 0.5
-	case wins+draws == 0:
-		w, l = 0.5, l-0.5
+	if only >= 0 {
+		if vals[only] == 0.5 {
+			return 0
+		}
+		mirror := slices.Index(vals, 1-vals[only])
+		c[only], c[mirror] = c[only]-0.5, c[mirror]+0.5
 	}
-	m := (w + d/2) / n
-	v := (w*(1-m)*(1-m) + d*(0.5-m)*(0.5-m) + l*m*m) / n
+	m := 0.0
+	for i := range c {
+		m += c[i] * vals[i]
+	}
+	m /= n
+	v := 0.0
+	for i := range c {
+		v += c[i] * (vals[i] - m) * (vals[i] - m)
+	}
+	v /= n
 	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)
 	return n * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
 }
 
 // Verdict says where the test stands: "H1" (accept: A is at least Elo1 better), "H0"
 // (reject: A is at most Elo0 better) or "" (go on).
-func (t SPRT) Verdict(wins, draws, losses int) string {
-	llr := t.LLR(wins, draws, losses)
+func (t SPRT) Verdict(wins, draws, losses int) string { return t.verdict(t.LLR(wins, draws, losses)) }
+
+func (t SPRT) verdict(llr float64) string {
 	switch {
 	case llr >= t.UpperBound():
 		return "H1"
@@ -105,9 +143,15 @@ type SPRTResult struct {
 
 // Result is the test's state after wins, draws and losses.
 func (t SPRT) Result(wins, draws, losses int) SPRTResult {
+	return t.result(t.LLR(wins, draws, losses))
+}
+
+// PairResult is the test's state after pairs (see PairLLR).
+func (t SPRT) PairResult(pairs [5]int) SPRTResult { return t.result(t.PairLLR(pairs)) }
+
+func (t SPRT) result(llr float64) SPRTResult {
 	return SPRTResult{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta,
-		LLR: t.LLR(wins, draws, losses), Lower: t.LowerBound(), Upper: t.UpperBound(),
-		Verdict: t.Verdict(wins, draws, losses)}
+		LLR: llr, Lower: t.LowerBound(), Upper: t.UpperBound(), Verdict: t.verdict(llr)}
 }
 
 // Update is the test's state after wins, draws and losses, given the state before (nil:

@@ -131,3 +131,48 @@ func TestSPRTVerdictSticks(t *testing.T) {
 		t.Errorf("an undecided test took verdict %q", u.Verdict)
 	}
 }
+
+// TestPairLLR: the pentanomial LLR against the formula worked by hand, E[x²] - m² for the
+// variance (the code sums squared deviations), and a value computed apart (Python, the same
+// formula): pairs 1,2,3,4,5 under SPRT(0,40) give 1.2203425.
+func TestPairLLR(t *testing.T) {
+	s := SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}
+	pairs := [5]int{1, 2, 3, 4, 5}
+	x := []float64{0, 0.25, 0.5, 0.75, 1}
+	var n, sx, sxx float64
+	for k, c := range pairs {
+		n += float64(c)
+		sx += float64(c) * x[k]
+		sxx += float64(c) * x[k] * x[k]
+	}
+	m := sx / n
+	v := sxx/n - m*m
+	s0, s1 := 0.5, 1/(1+math.Pow(10, -0.1))
+	want := n * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
+	if got := s.PairLLR(pairs); math.Abs(got-want) > 1e-9 || math.Abs(got-1.2203425) > 1e-6 {
+		t.Fatalf("PairLLR = %.9f, want %.9f (1.2203425)", got, want)
+	}
+	// Symmetric around 50% under symmetric hypotheses; sign follows the score.
+	sym := SPRT{Elo0: -20, Elo1: 20, Alpha: 0.05, Beta: 0.05}
+	if l := sym.PairLLR([5]int{3, 5, 10, 5, 3}); math.Abs(l) > 1e-9 {
+		t.Fatalf("PairLLR at 50%% = %v", l)
+	}
+	if sym.PairLLR([5]int{1, 2, 3, 4, 5}) <= 0 || sym.PairLLR([5]int{5, 4, 3, 2, 1}) >= 0 {
+		t.Fatal("PairLLR sign")
+	}
+	// Only drawn pairs: no information; a sweep of won pairs decides H1 (half a pair moved
+	// to the mirrored score), as LLR's sweeps do.
+	if s.PairLLR([5]int{0, 0, 7, 0, 0}) != 0 {
+		t.Fatal("PairLLR after drawn pairs only should wait")
+	}
+	if r := s.PairResult([5]int{0, 0, 0, 0, 40}); r.Verdict != "H1" || r.LLR < r.Upper {
+		t.Fatalf("a sweep of 40 won pairs: %+v", r)
+	}
+	if r := s.PairResult([5]int{40, 0, 0, 0, 0}); r.Verdict != "H0" {
+		t.Fatalf("a sweep of 40 lost pairs: %+v", r)
+	}
+	// The trinomial LLR is the same function with one game as the trial.
+	if a, b := s.LLR(7, 5, 3), s.llr([]float64{0, 0.5, 1}, []int{3, 5, 7}); math.Abs(a-b) > 1e-12 {
+		t.Fatalf("LLR %v, llr with the values reordered %v", a, b)
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -80,6 +82,10 @@ type Config struct {
 	Accept func(netSHA, engine string) error
 	Cache  string          // accepted shards are written here as <net>-<index>-<seq>.shard
 	Seen   map[string]bool // keys ingested before (skipped; the pass adds the new ones)
+	// SeenContent holds the SHA-256 (hex) of the bytes of every shard taken before: the same
+	// bytes under another key (a shard uploaded twice under two names) are a duplicate, not
+	// trained again. The pass adds the new ones; nil: no such check.
+	SeenContent map[string]bool
 	// MaxBytes refuses larger objects without reading them (default 256 MiB): only their
 	// reason goes to quarantine.
 	MaxBytes int64
@@ -92,11 +98,16 @@ type Report struct {
 	Examples                    int               // examples of the accepted shards
 	Reasons                     map[string]string // rejected key -> reason
 	NewKeys                     []string          // accepted keys, in order
+	NewHashes                   []string          // the SHA-256 of each accepted key's bytes
+	PerKey                      map[string]int    // examples of each accepted key
+	// Duplicates are keys whose bytes were taken before under another key (Config.SeenContent):
+	// neither trained nor quarantined, and added to Seen.
+	Duplicates []string
 }
 
 func (r Report) String() string {
-	return fmt.Sprintf("ingest: %d shards accepted (%d examples), %d rejected to quarantine, %d seen before",
-		r.Accepted, r.Examples, r.Rejected, r.Skipped)
+	return fmt.Sprintf("ingest: %d shards accepted (%d examples), %d rejected to quarantine, %d duplicates of a shard taken before, %d seen before",
+		r.Accepted, r.Examples, r.Rejected, len(r.Duplicates), r.Skipped)
 }
 
 // CacheName is the local file name of an accepted key.
@@ -108,7 +119,7 @@ func CacheName(key string) string {
 // into training or into quarantine. Errors of the store itself stop the pass (what was done
 // is reported); a bad shard never does.
 func Run(ctx context.Context, c Config) (Report, error) {
-	rep := Report{Reasons: map[string]string{}}
+	rep := Report{Reasons: map[string]string{}, PerKey: map[string]int{}}
 	if c.Quarantine == nil {
 		c.Quarantine = c.Shards
 	}
@@ -142,6 +153,15 @@ func Run(ctx context.Context, c Config) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
+		sum := sha256.Sum256(buf)
+		hash := hex.EncodeToString(sum[:])
+		if c.SeenContent[hash] {
+			if c.Seen != nil {
+				c.Seen[o.Key] = true
+			}
+			rep.Duplicates = append(rep.Duplicates, o.Key)
+			continue
+		}
 		n, reason := check(&c, o.Key, buf)
 		if reason != "" {
 			if err := reject(ctx, &c, &rep, o.Key, buf, reason); err != nil {
@@ -155,7 +175,12 @@ func Run(ctx context.Context, c Config) (Report, error) {
 		if c.Seen != nil {
 			c.Seen[o.Key] = true
 		}
+		if c.SeenContent != nil {
+			c.SeenContent[hash] = true
+		}
 		rep.Accepted++
+		rep.NewHashes = append(rep.NewHashes, hash)
+		rep.PerKey[o.Key] = n
 		rep.Examples += n
 		rep.NewKeys = append(rep.NewKeys, o.Key)
 	}

@@ -165,3 +165,38 @@ func illegalFirst(t *testing.T, g registry.Game) int32 {
 	t.Fatal("every policy index is a legal first move")
 	return 0
 }
+
+// TestIngestDuplicateContent: the same bytes under a second key (a shard uploaded twice under
+// two names) are trained once: the first key is accepted, the second counted as a duplicate,
+// neither quarantined; a later pass with the content hashes it recorded does the same.
+func TestIngestDuplicateContent(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st := bootstrapShards(t, g)
+	objs, _ := st.List(ctx, "")
+	b, _ := st.Get(ctx, objs[0].Key)
+	copyKey := Key("", 9, 0) // sorts after the worker 0 keys
+	if err := st.Put(ctx, copyKey, b); err != nil {
+		t.Fatal(err)
+	}
+	seen, content := map[string]bool{}, map[string]bool{}
+	cache := t.TempDir()
+	rep, err := Run(ctx, Config{Shards: st, Expect: data.Expect{Game: "bacteria-war", EncoderVersion: g.Info().EncoderVersion}, Game: g, Cache: cache, Seen: seen, SeenContent: content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Accepted != len(objs) || len(rep.Duplicates) != 1 || rep.Duplicates[0] != copyKey || rep.Rejected != 0 || len(rep.NewHashes) != rep.Accepted {
+		t.Fatalf("report %+v (%d shards and one copy)", rep, len(objs))
+	}
+	if files, _ := filepath.Glob(filepath.Join(cache, "*.shard")); len(files) != len(objs) {
+		t.Fatalf("%d files in the cache, want %d (the copy not among them)", len(files), len(objs))
+	}
+	// A fresh pass that knows only the content hashes (the keys forgotten) takes nothing again.
+	rep2, err := Run(ctx, Config{Shards: st, Expect: data.Expect{Game: "bacteria-war", EncoderVersion: g.Info().EncoderVersion}, Game: g, Cache: t.TempDir(), SeenContent: content})
+	if err != nil || rep2.Accepted != 0 || len(rep2.Duplicates) != len(objs)+1 {
+		t.Fatalf("second pass: %+v, %v", rep2, err)
+	}
+}

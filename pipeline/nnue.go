@@ -12,6 +12,7 @@ import (
 
 	"colony/agentdef"
 	"colony/arena"
+	"colony/contract"
 	"colony/data"
 	"colony/engine"
 	"colony/nn/nnue"
@@ -98,6 +99,21 @@ type NNUEGate struct {
 	SPRTEloErr   float64          `json:"sprt_elo_err"` // and its 95% half-width
 	ConfirmGames int              `json:"confirm_games"`
 	ConfirmScore float64          `json:"confirm_score"`
+	// The distributed gate of a store run (gate.go): pairs counted, by the candidate's points
+	// (0, ½, 1, 1½, 2), their keys (in gates/gen-NNNN.json only), and the pair objects refused.
+	Pairs       int      `json:"pairs,omitempty"`
+	Decided     int      `json:"decided_at_pairs,omitempty"` // the pairs counted when the SPRT decided (or hit its cap)
+	Pentanomial [5]int   `json:"pentanomial,omitzero"`
+	PairKeys    []string `json:"pair_keys,omitempty"`
+	Refused     int      `json:"refused,omitempty"`
+}
+
+// verdict is the fast gate's verdict as the provenance writes it.
+func (g *NNUEGate) verdict() string {
+	if g.SPRT.Verdict != "" {
+		return g.SPRT.Verdict
+	}
+	return fmt.Sprintf("undecided (LLR %.2f; %+.0f ± %.0f Elo, truncated: passed)", g.SPRT.LLR, g.SPRTElo, g.SPRTEloErr)
 }
 
 // nnueKind is the NNUE cycle's kind (a run with Config.NNUE, n): see NNUEConfig.
@@ -319,29 +335,52 @@ func (k nnueKind) selfPlay(ctx context.Context, w io.Writer) error {
 // left (its steps past the best's are not trained again).
 func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	c := k.c
-	best, err := nnue.Load(c.st.Best)
-	if err != nil {
-		return err
-	}
-	start, steps := c.st.Best, int64(c.cfg.TrainSteps)
-	if m, err := nnue.Load(k.file()); err == nil && m.Step > best.Step {
-		start, steps = k.file(), steps-(m.Step-best.Step)
-		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)
-	}
-	if steps <= 0 {
-		return nil
-	}
 	t0 := time.Now()
-	_, err = train.RunNNUE(ctx, train.NNUEConfig{Game: c.game.Info(), Symmetries: c.game.Symmetries(),
-		Model: start, Shards: c.shards(), Window: c.cfg.Window, Refresh: 0, Steps: steps, Batch: c.cfg.Batch,
-		LR: c.cfg.LR, Seed: c.seed(), ScoreWeight: k.n.ScoreWeight, Out: k.file(),
-		Every: max(1, min(1000, steps/4)), CSV: filepath.Join(c.genDir(), "loss.csv"), LogEvery: 100}, w)
+	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
+		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
+		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv")})
 	if err != nil {
 		return err
 	}
 	var prev float64
 	_ = readJSON(filepath.Join(c.genDir(), "train.json"), &prev)
 	return arena.WriteJSON(filepath.Join(c.genDir(), "train.json"), prev+time.Since(t0).Seconds())
+}
+
+// nnueTraining is a candidate's training: Steps past the best net's step, into Out.
+type nnueTraining struct {
+	Game interface {
+		Info() contract.Info
+		Symmetries() contract.Symmetries
+	}
+	Best, Out, Shards, CSV string
+	Steps                  int64
+	Window, Batch          int
+	LR, ScoreWeight        float64
+	Seed                   uint64
+	AfterSave              func(step int64) // see train.NNUEConfig
+}
+
+// trainNNUE trains t's candidate from the best net, or on from the partial Out a killed
+// training left when it is past the best's step (those steps are not trained again).
+func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
+	best, err := nnue.Load(t.Best)
+	if err != nil {
+		return err
+	}
+	start, steps := t.Best, t.Steps
+	if m, err := nnue.Load(t.Out); err == nil && m.Step > best.Step {
+		start, steps = t.Out, steps-(m.Step-best.Step)
+		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)
+	}
+	if steps <= 0 {
+		return nil
+	}
+	_, err = train.RunNNUE(ctx, train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
+		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
+		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
+		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave}, w)
+	return err
 }
 
 func (k nnueKind) candidate() (file, sha string, err error) {
@@ -426,27 +465,17 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		return "", err
 	}
 	pid := strings.TrimSuffix(filepath.Base(parent), ".nnue")
-	var behind int64
-	if p, ok := provenanceFor(rows, pid); ok {
-		behind = p.PositionsTotal
-	}
 	m, err := nnue.Load(name)
 	if err != nil {
 		return "", err
 	}
 	n, g := k.n, res.NNUE
-	verdict := g.SPRT.Verdict
-	if verdict == "" {
-		verdict = fmt.Sprintf("undecided (LLR %.2f; %+.0f ± %.0f Elo, truncated: passed)", g.SPRT.LLR, g.SPRTElo, g.SPRTEloErr)
-	}
-	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %v, %.1f%%", n.SPRT, verdict, g.SPRTGames, n.SPRTClock, 100*g.SPRTScore)
+	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %v, %.1f%%", n.SPRT, g.verdict(), g.SPRTGames, n.SPRTClock, 100*g.SPRTScore)
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
-	row := ProvRow{Net: strings.TrimSuffix(filepath.Base(name), ".nnue"), Parent: pid, Arch: m.Arch.String(),
-		PositionsNew: gen.Positions, PositionsTotal: behind + gen.Positions,
-		PerMove: fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), Steps: int64(c.cfg.TrainSteps),
-		TrainWall: (time.Duration(trainSec) * time.Second).Round(time.Second).String(), Gate: gate}
+	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, gen.Positions,
+		fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), trainSec, gate)
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss).
 	if log := filepath.Join(c.genDir(), "train.log"); fileExists(log) {
 		if err := copyFile(log, strings.TrimSuffix(name, ".nnue")+"-train.log"); err != nil {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"colony/internal/atomicfile"
+	"colony/nn/nnue"
 )
 
 // provenanceMagic starts the first line of a net provenance file (provenance.tsv beside the
@@ -82,6 +84,25 @@ func ReadProvenance(path, game string) ([]ProvRow, error) {
 		return nil, fmt.Errorf("%s: empty provenance file", path)
 	}
 	return rows, nil
+}
+
+// provRow is the provenance row of net, warm-started from parent (their names: base names
+// without the extension) among rows, with its own positions, their search, its training
+// steps and time, and its gate.
+func provRow(rows []ProvRow, net, parent string, m *nnue.Model, positions int64, perMove string, steps int64, trainSec float64, gate string) ProvRow {
+	var behind int64
+	if p, ok := provenanceFor(rows, parent); ok {
+		behind = p.PositionsTotal
+	}
+	return ProvRow{Net: net, Parent: parent, Arch: m.Arch.String(), PositionsNew: positions, PositionsTotal: behind + positions,
+		PerMove: perMove, Steps: steps, TrainWall: (time.Duration(trainSec) * time.Second).Round(time.Second).String(), Gate: gate}
+}
+
+// NewProvenance writes an empty provenance file of game's nets at path.
+func NewProvenance(path, game string) error {
+	head := provenanceMagic + game + ": one row per best net; positions_total = the net's own training positions plus those behind the net it was warm-started from\n" +
+		strings.Join(provenanceColumns, "\t") + "\n"
+	return atomicfile.WriteFile(path, []byte(head))
 }
 
 // provenanceFor returns the row of net (its base name without the extension) among rows.

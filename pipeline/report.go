@@ -30,34 +30,15 @@ func (c *Cycle) Report() (*report.Report, error) {
 	gens, _ := filepath.Glob(filepath.Join(c.dir, "gen-*", "loss.csv"))
 	sort.Strings(gens)
 	for _, path := range gens {
-		rows, err := train.ReadLossCSV(path)
+		cv, err := lossCurve(path, filepath.Base(filepath.Dir(path)))
 		if err != nil {
 			return nil, err
-		}
-		cv := report.Curve{Name: filepath.Base(filepath.Dir(path))}
-		for _, s := range rows {
-			cv.Step = append(cv.Step, float64(s.Step))
-			cv.Loss = append(cv.Loss, s.Total)
 		}
 		if len(cv.Step) > 0 {
 			r.Loss = append(r.Loss, cv)
 		}
 	}
-	for _, h := range c.st.History {
-		g := report.Generation{Name: strconv.Itoa(h.Generation), Candidate: filepath.Base(h.Candidate), Games: h.Games,
-			Score: h.Score, EloDiff: h.EloDiff, EloErr: h.EloErr, Known: h.Games > 0, Promoted: h.Promoted, Elo: h.Elo}
-		g.Gate = fmt.Sprintf("%.1f%% in %d games, %d verdicts", 100*h.Score, h.Games, h.Verdicts)
-		if n := h.NNUE; n != nil {
-			g.Gate = fmt.Sprintf("SPRT %s after %d games (%.1f%%)", n.SPRT.Verdict, n.SPRTGames, 100*n.SPRTScore)
-			if n.ConfirmGames > 0 {
-				g.Gate += fmt.Sprintf("; confirm %.1f%% in %d games", 100*n.ConfirmScore, n.ConfirmGames)
-			}
-		}
-		if h.Promoted {
-			g.Gate += "; promoted to " + filepath.Base(h.Model)
-		}
-		r.Generations = append(r.Generations, g)
-	}
+	r.Generations = generationRows(c.st.History)
 	if b, err := json.Marshal(c.cfg); err == nil {
 		var m map[string]any
 		if json.Unmarshal(b, &m) == nil {
@@ -76,6 +57,44 @@ func (c *Cycle) Report() (*report.Report, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// lossCurve is the loss curve of a loss CSV (train.ReadLossCSV), named name.
+func lossCurve(path, name string) (report.Curve, error) {
+	rows, err := train.ReadLossCSV(path)
+	if err != nil {
+		return report.Curve{}, err
+	}
+	cv := report.Curve{Name: name}
+	for _, s := range rows {
+		cv.Step = append(cv.Step, float64(s.Step))
+		cv.Loss = append(cv.Loss, s.Total)
+	}
+	return cv, nil
+}
+
+// generationRows are the report's rows of the generations in history.
+func generationRows(history []GenResult) []report.Generation {
+	var out []report.Generation
+	for _, h := range history {
+		g := report.Generation{Name: strconv.Itoa(h.Generation), Candidate: filepath.Base(h.Candidate), Games: h.Games,
+			Score: h.Score, EloDiff: h.EloDiff, EloErr: h.EloErr, Known: h.Games > 0, Promoted: h.Promoted, Elo: h.Elo}
+		g.Gate = fmt.Sprintf("%.1f%% in %d games, %d verdicts", 100*h.Score, h.Games, h.Verdicts)
+		if n := h.NNUE; n != nil {
+			g.Gate = fmt.Sprintf("SPRT %s after %d games (%.1f%%)", n.SPRT.Verdict, n.SPRTGames, 100*n.SPRTScore)
+			if n.Pairs > 0 {
+				g.Gate = fmt.Sprintf("SPRT %s after %d pairs %v (%.1f%%)", n.SPRT.Verdict, n.Pairs, n.Pentanomial, 100*n.SPRTScore)
+			}
+			if n.ConfirmGames > 0 {
+				g.Gate += fmt.Sprintf("; confirm %.1f%% in %d games", 100*n.ConfirmScore, n.ConfirmGames)
+			}
+		}
+		if h.Promoted {
+			g.Gate += "; promoted to " + filepath.Base(h.Model)
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // writeReport writes the run's report.html.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"colony/agentdef"
@@ -19,30 +18,35 @@ import (
 	"colony/data"
 	"colony/ingest"
 	"colony/internal/atomicfile"
-	"colony/models"
-	"colony/nn"
 	"colony/store"
-	"colony/train"
 )
 
 // The generation cycle on a store (StoreCycle): the run's state, nets, candidates, gate
 // results and promotions live in a store, so a trainer can restart on any machine and resume.
 // Self-play is not part of it: workers (cluster.Worker, the Kubernetes Indexed Job) put shards
-// under shards/ with the net from best.model. Keys under the run's root:
+// under shards/ with the net from best.model (best.nnue). The kind of net (storeKind: the
+// convnet of the PUCT cycle, or an NNUE net with StoreConfig.NNUE) decides the extension EXT
+// (.model, .nnue), the training and the gate. Keys under the run's root:
 //
 //	config.json                 the run's StoreConfig (recorded when the run is created)
-//	state.json                  StoreState: generation, stage, best net, accepted nets, ingested shards
-//	best.model                  the current best net, what workers play with
-//	nets/<sha>.model            every net that was best or a candidate, by SHA-256
+//	state.json                  StoreState: generation, stage, best net, accepted nets, counts
+//	ingested/gen-NNNN.json      the shards each generation took (keys and content hashes)
+//	bestEXT                     the current best net, what workers play with
+//	nets/<sha>EXT               every net that was best or a candidate, by SHA-256
 //	shards/<net>/<worker>/<seq>.zst   the workers' shards (ingest.Key)
 //	shards/quarantine/...       rejected shards, each with a .reason
-//	checkpoints/gen-NNNN.ckpt   the training checkpoint of the generation in progress
-//	candidates/gen-NNNN.model   each generation's candidate
+//	checkpoints/gen-NNNN.ckpt   the training checkpoint of the generation in progress (NNUE: .nnue)
+//	candidates/gen-NNNNEXT      each generation's candidate
 //	gates/gen-NNNN.json         each gate's GenResult
+//	gate/...                    the NNUE run's distributed gate (gate.go)
 //	promotions/gen-NNNN.json    each promotion's GenResult
+//	provenance.tsv              NNUE: the best nets' provenance (ReadProvenance)
+//	loss/gen-NNNN.csv           NNUE: each candidate's training loss
+//	report.html                 NNUE: the run's training report
 
-// StoreStateVersion is the version of state.json a StoreCycle writes and reads.
-const StoreStateVersion = 1
+// StoreStateVersion is the version of state.json a StoreCycle writes and reads (2: the
+// ingested shards moved out into ingested/gen-NNNN.json, so state.json stays small).
+const StoreStateVersion = 2
 
 // Stages of a StoreCycle generation.
 const (
@@ -78,26 +82,38 @@ type StoreConfig struct {
 	GatePlayouts int     `json:"gate_playouts"` // playouts per move of both sides
 	Promote      float64 `json:"promote"`       // promote at this score (0..1) or more
 	Seed         uint64  `json:"seed"`
+	// KeepBest is how many of the latest best nets have their shards taken (default 2): the
+	// accepted nets are a window, not every net that was ever best.
+	KeepBest int `json:"keep_best"`
+	// NNUE, when set, makes the run an NNUE cycle (store_nnue.go): Init is a .nnue file,
+	// random:LANES or "" for the newest embedded net, and the gate is a distributed SPRT.
+	NNUE *StoreNNUE `json:"nnue,omitempty"`
 }
 
 // DefaultStoreConfig returns the defaults.
 func DefaultStoreConfig() StoreConfig {
 	return StoreConfig{Engine: "mcts", MinShards: 1, Wait: time.Hour, TrainSteps: 1000, Batch: 256, LR: 1e-3,
-		Window: 300_000, GateGames: 40, GatePlayouts: 200, Promote: 0.55, Seed: 1}
+		Window: 300_000, GateGames: 40, GatePlayouts: 200, Promote: 0.55, Seed: 1, KeepBest: 2}
 }
 
-// StoreState is state.json.
+// StoreState is state.json: a summary that grows with the generations, not the shards (their
+// keys are in ingested/gen-NNNN.json).
 type StoreState struct {
-	Version    int         `json:"version"`
-	Game       string      `json:"game"`
-	Generation int         `json:"generation"`
-	Stage      string      `json:"stage"`
-	BestSHA    string      `json:"best_sha256"` // nets/<sha>.model
-	Accepted   []string    `json:"accepted_nets"`
-	Ingested   []string    `json:"ingested"`  // shard keys taken into training, in order
-	GenStart   int         `json:"gen_start"` // len(Ingested) when the generation began
-	Rejected   int         `json:"rejected"`
-	History    []GenResult `json:"history"`
+	Version    int    `json:"version"`
+	Game       string `json:"game"`
+	Generation int    `json:"generation"`
+	Stage      string `json:"stage"`
+	BestSHA    string `json:"best_sha256"` // nets/<sha>EXT
+	// Accepted are the nets whose shards are taken: the latest StoreConfig.KeepBest bests.
+	Accepted    []string `json:"accepted_nets"`
+	Shards      int      `json:"shards"`     // shards taken into training, all generations
+	GenShards   int      `json:"gen_shards"` // of them, this generation's
+	GenExamples int64    `json:"gen_examples"`
+	Duplicates  int      `json:"duplicates"` // keys whose bytes were taken before under another key
+	Rejected    int      `json:"rejected"`
+	// TrainSeconds is the training time of this generation's candidate (its provenance).
+	TrainSeconds float64     `json:"train_seconds,omitempty"`
+	History      []GenResult `json:"history"`
 }
 
 // StoreCycle is an open run on a store.
@@ -105,13 +121,44 @@ type StoreCycle struct {
 	st   store.Store
 	game StoreGame
 	cfg  StoreConfig
+	kind storeKind
 	s    StoreState
 	work string // local working directory: the shard cache, nets, checkpoints
 	logw io.Writer
 	lg   *log.Logger
+
+	taken *taken // the shards taken (ingested/), read once
 }
 
-func netKey(sha string) string { return "nets/" + sha + ".model" }
+// storeKind is what a StoreCycle does that depends on the kind of net it trains: the
+// convnet (storeConvnet) or an NNUE net (storeNNUE). The cycle keeps the stages, the state,
+// the ingest and the store's keys; the kind does the work.
+type storeKind interface {
+	// ext is the nets' file extension (".model", ".nnue").
+	ext() string
+	// initial writes the first best net of a new run (StoreConfig.Init) to path.
+	initial(ctx context.Context, path string) error
+	// sha loads the net file at path, checked for the game, and returns its SHA-256.
+	sha(path string) (string, error)
+	// created is called once the run's first best net (its SHA-256) is in the store.
+	created(ctx context.Context, sha string) error
+	// train trains the generation's candidate from the best net's file into out.
+	train(ctx context.Context, best, out string) error
+	// gate plays the candidate (its file and SHA-256) against the best net's file.
+	gate(ctx context.Context, cand, candSHA, best string) (GenResult, error)
+	// promoted records a promotion (res) before the candidate becomes the best net.
+	promoted(ctx context.Context, res *GenResult) error
+}
+
+func (c *StoreCycle) netKey(sha string) string { return "nets/" + sha + c.kind.ext() }
+
+// BestKey is the key of a run's best net: best.model, or best.nnue for an NNUE run.
+func BestKey(nnue bool) string {
+	if nnue {
+		return "best" + nnueExt
+	}
+	return "best" + convnetExt
+}
 
 // OpenStore opens the run at url (a store URL), creating it with cfg when it has no
 // state.json; an existing run keeps its recorded configuration. work is a local directory
@@ -149,10 +196,16 @@ func OpenStore(ctx context.Context, url string, g StoreGame, cfg StoreConfig, wo
 			return nil, fmt.Errorf("pipeline: %s/config.json: %w", url, err)
 		}
 		c.cfg.Wait = cfg.Wait
+		if err := c.pickKind(); err != nil {
+			return nil, err
+		}
 		c.lg.Printf("run %s resumed at generation %d, stage %s, best %.12s", url, c.s.Generation, c.s.Stage, c.s.BestSHA)
 	case errors.Is(err, store.ErrNotFound):
 		cfg.Game = g.Info().Name
 		c.cfg = cfg
+		if err := c.pickKind(); err != nil {
+			return nil, err
+		}
 		if err := c.create(ctx); err != nil {
 			return nil, err
 		}
@@ -166,36 +219,39 @@ func OpenStore(ctx context.Context, url string, g StoreGame, cfg StoreConfig, wo
 // State returns where the run stands.
 func (c *StoreCycle) State() StoreState { return c.s }
 
-func (c *StoreCycle) create(ctx context.Context) error {
-	info := c.game.Info()
-	var m *nn.Model
-	if size, ok := strings.CutPrefix(c.cfg.Init, "random:"); ok {
-		var b, ch int
-		if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
-			return fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", c.cfg.Init)
-		}
-		m = nn.NewRandom(nn.ArchFor(info, b, ch), c.cfg.Seed)
-	} else {
-		var err error
-		if m, _, err = models.Load(info, c.cfg.Init); err != nil {
-			return err
-		}
+// pickKind picks the run's kind from its configuration (StoreConfig.NNUE) and checks it.
+func (c *StoreCycle) pickKind() error {
+	if c.cfg.KeepBest < 1 {
+		c.cfg.KeepBest = 1
 	}
-	p := filepath.Join(c.work, "init.model")
-	if err := m.Save(p); err != nil {
+	if n := c.cfg.NNUE; n != nil {
+		k := &storeNNUE{c: c, n: n}
+		c.kind = k
+		return k.check()
+	}
+	c.kind = storeConvnet{c}
+	return nil
+}
+
+func (c *StoreCycle) create(ctx context.Context) error {
+	p := filepath.Join(c.work, "init"+c.kind.ext())
+	if err := c.kind.initial(ctx, p); err != nil {
 		return err
 	}
 	sha, err := c.putNet(ctx, p)
 	if err != nil {
 		return err
 	}
-	if err := c.putFile(ctx, "best.model", p); err != nil {
+	if err := c.putFile(ctx, BestKey(c.cfg.NNUE != nil), p); err != nil {
 		return err
 	}
 	if err := c.putJSON(ctx, "config.json", c.cfg); err != nil {
 		return err
 	}
-	c.s = StoreState{Version: StoreStateVersion, Game: info.Name, Generation: 1, Stage: StageIngest, BestSHA: sha, Accepted: []string{sha}}
+	if err := c.kind.created(ctx, sha); err != nil {
+		return err
+	}
+	c.s = StoreState{Version: StoreStateVersion, Game: c.game.Info().Name, Generation: 1, Stage: StageIngest, BestSHA: sha, Accepted: []string{sha}}
 	return c.save(ctx, StageIngest)
 }
 
@@ -221,12 +277,11 @@ func (c *StoreCycle) putNet(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m, _, err := models.Load(c.game.Info(), path)
+	sha, err := c.kind.sha(path)
 	if err != nil {
 		return "", err
 	}
-	sha := m.SHA256()
-	return sha, c.st.Put(ctx, netKey(sha), b)
+	return sha, c.st.Put(ctx, c.netKey(sha), b)
 }
 
 // fetch downloads key into the working directory (once) and returns its path.
@@ -292,30 +347,21 @@ func (c *StoreCycle) Generation(ctx context.Context) (*GenResult, error) {
 
 func (c *StoreCycle) cache() string { return filepath.Join(c.work, "shards") }
 
-// Ingest runs one ingest pass over shards/ (see package ingest) and records what it took.
+// Ingest runs one ingest pass over shards/ (see package ingest) and records what it took in
+// ingested/gen-NNNN.json, then the counts in state.json.
 func (c *StoreCycle) Ingest(ctx context.Context) (ingest.Report, error) {
-	seen := map[string]bool{}
 	if err := os.MkdirAll(c.cache(), 0o755); err != nil {
 		return ingest.Report{}, err
 	}
-	// A fresh machine: bring back what was taken before (checked again by the loader), dated
-	// in the order it was taken, since the replay window takes the newest files.
-	t0 := time.Now().Add(-time.Duration(len(c.s.Ingested)) * time.Millisecond)
-	for i, k := range c.s.Ingested {
-		seen[k] = true
-		p := filepath.Join(c.cache(), ingest.CacheName(k))
-		if _, err := os.Stat(p); err == nil {
-			continue
-		}
-		b, err := c.st.Get(ctx, store.Join("shards", k))
-		if err == nil {
-			err = atomicfile.WriteFile(p, b)
-		}
-		if err == nil {
-			t := t0.Add(time.Duration(i) * time.Millisecond)
-			err = os.Chtimes(p, t, t)
-		}
+	if c.taken == nil {
+		t, err := readTaken(ctx, c.st, c.game.Info().Name)
 		if err != nil {
+			return ingest.Report{}, err
+		}
+		c.taken = t
+		// A fresh machine: bring back what was taken before (checked again by the loader),
+		// dated in the order it was taken, since the replay window takes the newest files.
+		if err := t.restore(ctx, c.st, c.cache()); err != nil {
 			return ingest.Report{}, err
 		}
 	}
@@ -326,10 +372,13 @@ func (c *StoreCycle) Ingest(ctx context.Context) (ingest.Report, error) {
 	info := c.game.Info()
 	rep, err := ingest.Run(ctx, ingest.Config{
 		Shards: store.WithRetry(shards, store.DefaultBackoff), Expect: data.Expect{Game: info.Name, EncoderVersion: info.EncoderVersion},
-		Game: c.game, Accept: c.accept, Cache: c.cache(), Seen: seen, Log: c.logw})
-	c.s.Ingested = append(c.s.Ingested, rep.NewKeys...)
+		Game: c.game, Accept: c.accept, Cache: c.cache(), Seen: c.taken.keys, SeenContent: c.taken.content, Log: c.logw})
 	c.s.Rejected += rep.Rejected
-	if rep.Accepted+rep.Rejected > 0 {
+	if rep.Accepted+rep.Rejected+len(rep.Duplicates) > 0 {
+		if terr := c.taken.add(ctx, c.st, c.s.Generation, rep); err == nil {
+			err = terr
+		}
+		c.s.Shards, c.s.GenShards, c.s.GenExamples, c.s.Duplicates = c.taken.counts(c.s.Generation)
 		if serr := c.save(ctx, c.s.Stage); err == nil {
 			err = serr
 		}
@@ -344,7 +393,7 @@ func (c *StoreCycle) accept(netSHA, engine string) error {
 		return fmt.Errorf("engine %q, this run's workers play %q", engine, c.cfg.Engine)
 	}
 	if !slices.Contains(c.s.Accepted, netSHA) && !slices.Contains(c.cfg.Accept, netSHA) {
-		return fmt.Errorf("net %q is not one of this run's (%d accepted: its best nets)", netSHA, len(c.s.Accepted))
+		return fmt.Errorf("net %q is not one of this run's accepted nets (its latest %d best: %d)", netSHA, c.cfg.KeepBest, len(c.s.Accepted))
 	}
 	return nil
 }
@@ -355,7 +404,7 @@ func (c *StoreCycle) ingestTrain(ctx context.Context) error {
 		if _, err := c.Ingest(ctx); err != nil {
 			return err
 		}
-		fresh := len(c.s.Ingested) - c.s.GenStart
+		fresh := c.s.GenShards
 		if fresh >= max(c.cfg.MinShards, 1) {
 			break
 		}
@@ -368,76 +417,66 @@ func (c *StoreCycle) ingestTrain(ctx context.Context) error {
 		case <-time.After(2 * time.Second):
 		}
 	}
-	best, err := c.fetch(ctx, netKey(c.s.BestSHA))
+	best, err := c.fetch(ctx, c.netKey(c.s.BestSHA))
 	if err != nil {
 		return err
 	}
-	ckKey := c.gen("checkpoints", ".ckpt")
-	ckpt := filepath.Join(c.work, filepath.FromSlash(ckKey))
-	if _, err := c.fetch(ctx, ckKey); err != nil && !errors.Is(err, store.ErrNotFound) {
+	out := filepath.Join(c.work, filepath.FromSlash(c.gen("candidates", c.kind.ext())))
+	t0 := time.Now()
+	if err := c.kind.train(ctx, best, out); err != nil {
 		return err
 	}
-	out := filepath.Join(c.work, filepath.FromSlash(c.gen("candidates", ".model")))
-	const every = 100
-	g := c.game
-	_, err = train.Run(ctx, train.RunConfig{
-		Game: g.Info(), Symmetries: g.Symmetries(), Model: best, Shards: c.cache(), Window: c.cfg.Window,
-		Steps: int64(c.cfg.TrainSteps), Train: train.Config{Batch: c.cfg.Batch, LR: c.cfg.LR}, Seed: c.cfg.Seed*1000 + uint64(c.s.Generation),
-		Checkpoint: ckpt, Every: every, Out: out, LogEvery: 50,
-		AfterStep: func(step int64) {
-			if step%every == 0 { // the checkpoint was just written: keep it in the store
-				if err := c.putFile(ctx, ckKey, ckpt); err != nil {
-					c.lg.Printf("checkpoint upload: %v", err)
-				}
-			}
-		},
-	}, c.logw)
-	if err != nil {
-		return err
-	}
+	c.s.TrainSeconds += time.Since(t0).Seconds()
 	if _, err := c.putNet(ctx, out); err != nil {
 		return err
 	}
-	return c.putFile(ctx, c.gen("candidates", ".model"), out)
+	return c.putFile(ctx, c.gen("candidates", c.kind.ext()), out)
+}
+
+// checkpoint fetches the generation's training checkpoint (key) into the working directory,
+// when the store has one, and returns its local path, and a function that puts the file at
+// that path back under key (logging a failure: the next upload tries again), also after ctx
+// ends (for up to a minute).
+func (c *StoreCycle) checkpoint(ctx context.Context, key string) (string, func(), error) {
+	p := filepath.Join(c.work, filepath.FromSlash(key))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", nil, err
+	}
+	if _, err := c.fetch(ctx, key); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", nil, err
+	}
+	return p, func() {
+		// A trainer stopped (SIGTERM) saves its checkpoint on the way out: upload it too.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if err := c.putFile(uctx, key, p); err != nil {
+			c.lg.Printf("checkpoint upload: %v", err)
+		}
+	}, nil
 }
 
 func (c *StoreCycle) storeGate(ctx context.Context) error {
 	if _, err := c.st.Get(ctx, c.gen("gates", ".json")); err == nil {
 		return nil // played before the restart
 	}
-	cand, err := c.fetch(ctx, c.gen("candidates", ".model"))
+	cand, err := c.fetch(ctx, c.gen("candidates", c.kind.ext()))
 	if err != nil {
 		return err
 	}
-	best, err := c.fetch(ctx, netKey(c.s.BestSHA))
+	best, err := c.fetch(ctx, c.netKey(c.s.BestSHA))
 	if err != nil {
 		return err
 	}
-	cm, _, err := models.Load(c.game.Info(), cand)
+	sha, err := c.kind.sha(cand)
 	if err != nil {
 		return err
 	}
-	seed := c.cfg.Seed*1000 + uint64(c.s.Generation)
-	a, err := c.game.NewPlayer(c.cfg.Engine, agentdef.EngineOptions{Model: cand, Playouts: c.cfg.GatePlayouts, Seed: seed})
+	res, err := c.kind.gate(ctx, cand, sha, best)
 	if err != nil {
 		return err
 	}
-	b, err := c.game.NewPlayer(c.cfg.Engine, agentdef.EngineOptions{Model: best, Playouts: c.cfg.GatePlayouts, Seed: seed + 1})
-	if err != nil {
-		return err
-	}
-	sum, _, err := arena.RunLocal(c.game.Rules(), []arena.Player{a, b}, c.cfg.GateGames, 0)
-	if err != nil {
-		return err
-	}
-	score := (sum.Score[0] + 1) / 2 // values in [-1, 1] -> a score in [0, 1]
-	res := GenResult{Generation: c.s.Generation, Candidate: c.gen("candidates", ".model"), CandidateSHA256: cm.SHA256(),
-		Games: sum.Games, Score: score, Verdicts: sum.Faults}
-	res.Promoted = score >= c.cfg.Promote && sum.Faults == 0
-	if score > 0 && score < 1 {
-		res.EloDiff = arena.EloFromScore(score)
-	}
-	c.lg.Printf("generation %d: gate %d games, candidate scores %.3f (promote at %.3f): promoted %v", res.Generation, res.Games, score, c.cfg.Promote, res.Promoted)
+	res.Generation, res.Candidate, res.CandidateSHA256 = c.s.Generation, c.gen("candidates", c.kind.ext()), sha
+	c.lg.Printf("generation %d: gate %d games, candidate scores %.3f: promoted %v", res.Generation, res.Games, res.Score, res.Promoted)
 	return c.putJSON(ctx, c.gen("gates", ".json"), res)
 }
 
@@ -456,30 +495,41 @@ func (c *StoreCycle) storePromote(ctx context.Context) (*GenResult, error) {
 	}
 	res.Elo = prevElo
 	if res.Promoted {
-		net, err := c.st.Get(ctx, netKey(res.CandidateSHA256))
+		net, err := c.st.Get(ctx, c.netKey(res.CandidateSHA256))
 		if err != nil {
 			return nil, err
 		}
 		res.Elo += res.EloDiff
-		res.Model = netKey(res.CandidateSHA256)
+		res.Model = c.netKey(res.CandidateSHA256)
+		if err := c.kind.promoted(ctx, &res); err != nil {
+			return nil, err
+		}
 		if err := c.putJSON(ctx, c.gen("promotions", ".json"), res); err != nil {
 			return nil, err
 		}
-		if err := c.st.Put(ctx, "best.model", net); err != nil {
+		if err := c.st.Put(ctx, BestKey(c.cfg.NNUE != nil), net); err != nil {
 			return nil, err
 		}
 		c.s.BestSHA = res.CandidateSHA256
-		if !slices.Contains(c.s.Accepted, res.CandidateSHA256) {
-			c.s.Accepted = append(c.s.Accepted, res.CandidateSHA256)
-		}
+		c.s.Accepted = bestWindow(c.s.Accepted, res.CandidateSHA256, c.cfg.KeepBest)
+	}
+	if res.NNUE != nil {
+		res.NNUE.PairKeys = nil // in gates/gen-NNNN.json, not in state.json
 	}
 	c.s.History = append(c.s.History, res)
 	c.s.Generation++
-	c.s.GenStart = len(c.s.Ingested)
+	c.s.GenShards, c.s.GenExamples, c.s.TrainSeconds = 0, 0, 0
 	if err := c.save(ctx, StageIngest); err != nil {
 		return nil, err
 	}
 	return &res, nil
+}
+
+// bestWindow is accepted with sha added as the newest best, keeping the latest k.
+func bestWindow(accepted []string, sha string, k int) []string {
+	out := slices.DeleteFunc(slices.Clone(accepted), func(s string) bool { return s == sha })
+	out = append(out, sha)
+	return out[max(0, len(out)-k):]
 }
 
 // ReadStoreState reads the state of the run at url (nothing is created).
@@ -510,8 +560,8 @@ func decodeState(b []byte, url string, s *StoreState) error {
 // Summary is a few lines on where the run stands, for `cluster status`.
 func (s *StoreState) Summary(w io.Writer) {
 	fmt.Fprintf(w, "%s: generation %d, stage %s, best net %.12s\n", s.Game, s.Generation, s.Stage, s.BestSHA)
-	fmt.Fprintf(w, "shards: %d accepted into training (%d this generation), %d rejected to quarantine; %d accepted nets\n",
-		len(s.Ingested), len(s.Ingested)-s.GenStart, s.Rejected, len(s.Accepted))
+	fmt.Fprintf(w, "shards: %d accepted into training (%d this generation), %d duplicates, %d rejected to quarantine; %d accepted nets\n",
+		s.Shards, s.GenShards, s.Duplicates, s.Rejected, len(s.Accepted))
 	for _, h := range s.History {
 		fmt.Fprintf(w, "generation %d: candidate %.12s scored %.3f over %d games (elo %+.0f): promoted %v\n",
 			h.Generation, h.CandidateSHA256, h.Score, h.Games, h.EloDiff, h.Promoted)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"colony/cluster"
 	"colony/data"
 	"colony/ingest"
 	"colony/mcts"
@@ -22,14 +23,7 @@ import (
 func storeShards(t *testing.T, g registry.Game, run store.Store, root string, index, games int) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := run.Get(ctx, "best.model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "best.model")
-	if err := (mustStore(t, "file://"+filepath.Dir(p))).Put(ctx, "best.model", b); err != nil {
-		t.Fatal(err)
-	}
+	p := localCopy(t, run, "best.model")
 	m, _, err := models.Load(g.Info(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +39,16 @@ func storeShards(t *testing.T, g registry.Game, run store.Store, root string, in
 	if _, err := g.SelfPlay(ctx, cfg, m, filepath.Join(root, "shards")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// localCopy downloads the object key of run into a temporary directory and returns its path.
+func localCopy(t *testing.T, run store.Store, key string) string {
+	t.Helper()
+	p, err := cluster.FetchObject(context.Background(), run.URL()+"/"+key, t.TempDir(), 0)
+	if err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	return p
 }
 
 func mustStore(t *testing.T, url string) store.Store {
@@ -94,7 +98,7 @@ func TestStoreCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := cy.State()
-	if !res.Promoted || st.Generation != 2 || st.BestSHA != res.CandidateSHA256 || st.Rejected != 1 || len(st.Ingested) == 0 {
+	if !res.Promoted || st.Generation != 2 || st.BestSHA != res.CandidateSHA256 || st.Rejected != 1 || st.Shards == 0 || st.GenShards != 0 {
 		t.Fatalf("after generation 1: %+v, state %+v", res, st)
 	}
 	reasons, _ := ingest.Reasons(ctx, shards)
@@ -121,7 +125,7 @@ func TestStoreCycle(t *testing.T) {
 	}
 	var st2 StoreState
 	sb, _ := run.Get(ctx, "state.json")
-	if err := json.Unmarshal(sb, &st2); err != nil || st2.Generation != 3 || len(st2.Ingested) <= len(st.Ingested) || len(st2.Accepted) != 3 {
+	if err := json.Unmarshal(sb, &st2); err != nil || st2.Generation != 3 || st2.Shards <= st.Shards || len(st2.Accepted) != 2 || st2.Accepted[1] != st2.BestSHA {
 		t.Fatalf("after generation 2: %+v, %v", st2, err)
 	}
 	rs, err := ReadStoreState(ctx, url)
@@ -131,5 +135,96 @@ func TestStoreCycle(t *testing.T) {
 	}
 	if !strings.Contains(sum.String(), "generation 3, stage ingest-train") || !strings.Contains(sum.String(), "1 rejected") {
 		t.Fatalf("status: %q, %v", sum.String(), err)
+	}
+}
+
+// TestStoreHousekeeping: state.json does not grow with the shards (their keys go to
+// ingested/gen-NNNN.json); the same bytes under a second key are trained once; and with
+// KeepBest 1, shards of the net that was best before the promotion are refused.
+func TestStoreHousekeeping(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	root, old := t.TempDir(), t.TempDir()
+	url := "file://" + root
+	cfg := DefaultStoreConfig()
+	cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.GateGames, cfg.GatePlayouts, cfg.Promote, cfg.KeepBest = "random:1x8", 5, 32, 2, 4, 0, 1
+	cfg.Wait = 10 * time.Second
+	cy, err := OpenStore(ctx, url, g, cfg, t.TempDir(), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := mustStore(t, url)
+	shards := mustStore(t, url+"/shards")
+	size := func() int {
+		b, err := run.Get(ctx, "state.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	storeShards(t, g, run, root, 0, 2)
+	storeShards(t, g, run, old, 3, 2) // the first best net's shards, uploaded after the promotion
+	objs, _ := shards.List(ctx, "")
+	b, _ := shards.Get(ctx, objs[0].Key)
+	copyKey := ingest.Key(cy.State().BestSHA, 7, 0)
+	if err := shards.Put(ctx, copyKey, b); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := cy.Ingest(ctx)
+	if err != nil || len(rep.Duplicates) != 1 || rep.Duplicates[0] != copyKey || rep.Accepted != len(objs) {
+		t.Fatalf("first pass %v (%d shards and a copy), %v", rep, len(objs), err)
+	}
+	s1, n1 := size(), cy.State().Shards
+	storeShards(t, g, run, root, 1, 6)
+	if _, err := cy.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s2, n2 := size(), cy.State().Shards
+	tb, _ := run.Get(ctx, takenKey(1))
+	if n2 < n1+3 || s2-s1 > 4 || !strings.Contains(string(tb), copyKey) {
+		t.Fatalf("state.json %d bytes with %d shards, %d bytes with %d: it grows with the shards", s1, n1, s2, n2)
+	}
+	if st := cy.State(); st.Duplicates != 1 || st.GenShards != n2 {
+		t.Fatalf("state %+v", st)
+	}
+	first := cy.State().BestSHA
+	res, err := cy.Generation(ctx)
+	if err != nil || !res.Promoted {
+		t.Fatalf("generation 1: %+v, %v", res, err)
+	}
+	if st := cy.State(); len(st.Accepted) != 1 || st.Accepted[0] != res.CandidateSHA256 {
+		t.Fatalf("accepted nets %v, want only the new best", st.Accepted)
+	}
+	// The first net's shards arrive late: refused, it is out of the window.
+	oldShards := mustStore(t, "file://"+filepath.Join(old, "shards"))
+	oobjs, _ := oldShards.List(ctx, "")
+	for _, o := range oobjs {
+		ob, _ := oldShards.Get(ctx, o.Key)
+		shards.Put(ctx, o.Key, ob)
+	}
+	rep, err = cy.Ingest(ctx)
+	if err != nil || rep.Accepted != 0 || rep.Rejected != len(oobjs) || len(oobjs) == 0 {
+		t.Fatalf("the old net's %d shards: %v, %v", len(oobjs), rep, err)
+	}
+	for k, r := range rep.Reasons {
+		if !strings.HasPrefix(k, first) || !strings.Contains(r, "accepted nets") {
+			t.Fatalf("%s refused for %q", k, r)
+		}
+	}
+	// A trainer on a fresh machine finds the taken shards again, the duplicate not among them.
+	cy2, err := OpenStore(ctx, url, g, cfg, t.TempDir(), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = cy2.Ingest(ctx)
+	if err != nil || rep.Accepted != 0 || len(rep.Duplicates) != 0 {
+		t.Fatalf("fresh machine: %v, %v", rep, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cy2.cache(), "*.shard"))
+	if len(files) != n2 {
+		t.Fatalf("fresh machine: %d shards restored, want %d", len(files), n2)
 	}
 }

@@ -74,6 +74,9 @@ type NNUEConfig struct {
 	Every    int64  // default 1000
 	CSV      string // per-step loss CSV ("": none)
 	LogEvery int64
+	// AfterSave, when set, is called after each write of Out with its step (a trainer keeps
+	// the file in a store).
+	AfterSave func(step int64)
 }
 
 // nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
@@ -482,7 +485,13 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	}
 	save := func() error {
 		m = withMeta(t.Model())
-		return m.Save(cfg.Out)
+		if err := m.Save(cfg.Out); err != nil {
+			return err
+		}
+		if cfg.AfterSave != nil {
+			cfg.AfterSave(m.Step)
+		}
+		return nil
 	}
 	if err := mon.start(); err != nil {
 		return nil, err

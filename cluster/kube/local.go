@@ -43,6 +43,25 @@ func (l *Local) WorkerCommand(ctx context.Context, index int) (*exec.Cmd, error)
 	return l.command(ctx, fmt.Sprintf("selfplay-%d", index), l.Manifests.SelfPlay.Spec.Template.Spec, index)
 }
 
+// GatePods is the number of pods of the gate's Indexed Job (0 without one).
+func (l *Local) GatePods() int {
+	if l.Manifests.Gate == nil {
+		return 0
+	}
+	if c := l.Manifests.Gate.Spec.Completions; c != nil {
+		return int(*c)
+	}
+	return 1
+}
+
+// GateCommand is the process of the gate Job's pod index.
+func (l *Local) GateCommand(ctx context.Context, index int) (*exec.Cmd, error) {
+	if l.Manifests.Gate == nil {
+		return nil, errors.New("cluster: the manifests have no gate Job")
+	}
+	return l.command(ctx, fmt.Sprintf("gate-%d", index), l.Manifests.Gate.Spec.Template.Spec, index)
+}
+
 // TrainerCommand is the process of the trainer's pod.
 func (l *Local) TrainerCommand(ctx context.Context) (*exec.Cmd, error) {
 	spec := corev1.PodSpec{}
@@ -55,12 +74,22 @@ func (l *Local) TrainerCommand(ctx context.Context) (*exec.Cmd, error) {
 	return l.command(ctx, "trainer", spec, -1)
 }
 
-// RunWorkers runs the pods of indices 0..n-1 at once and waits for all of them.
+// RunWorkers runs the self-play pods of indices 0..n-1 at once and waits for all of them.
 func (l *Local) RunWorkers(ctx context.Context, n int) error {
+	return runPods(ctx, "selfplay", n, l.WorkerCommand)
+}
+
+// RunGate runs the gate pods of indices 0..n-1 at once and waits for all of them.
+func (l *Local) RunGate(ctx context.Context, n int) error {
+	return runPods(ctx, "gate", n, l.GateCommand)
+}
+
+// runPods runs the pods made by pod for indices 0..n-1 at once and waits for all of them.
+func runPods(ctx context.Context, name string, n int, pod func(context.Context, int) (*exec.Cmd, error)) error {
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	for i := range n {
-		cmd, err := l.WorkerCommand(ctx, i)
+		cmd, err := pod(ctx, i)
 		if err != nil {
 			return err
 		}
@@ -68,7 +97,7 @@ func (l *Local) RunWorkers(ctx context.Context, n int) error {
 		go func() {
 			defer wg.Done()
 			if err := cmd.Run(); err != nil {
-				errs[i] = fmt.Errorf("pod selfplay-%d: %w", i, err)
+				errs[i] = fmt.Errorf("pod %s-%d: %w", name, i, err)
 			}
 		}()
 	}
@@ -201,9 +230,10 @@ func Expand(s string, env map[string]string) string {
 	return b.String()
 }
 
-// RunGeneration runs the self-play Job's pods and the trainer's pod together, as Kubernetes
-// would: the trainer creates the run (best.model) that the workers wait for, then waits for
-// their shards, trains, gates and promotes.
+// RunGeneration runs the self-play Job's pods, the gate Job's (NNUE) and the trainer's pod
+// together, as Kubernetes would: the trainer creates the run (best.model, best.nnue) that the
+// workers wait for, then waits for their shards and trains; the gate workers wait for its
+// gate, play pairs until it decides, and the trainer promotes.
 func (l *Local) RunGeneration(ctx context.Context) error {
 	tr, err := l.TrainerCommand(ctx)
 	if err != nil {
@@ -212,10 +242,15 @@ func (l *Local) RunGeneration(ctx context.Context) error {
 	if err := tr.Start(); err != nil {
 		return err
 	}
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gerr := make(chan error, 1)
+	go func() { gerr <- l.RunGate(gctx, l.GatePods()) }()
 	werr := l.RunWorkers(ctx, l.WorkerPods())
 	terr := tr.Wait()
 	if terr != nil {
 		terr = fmt.Errorf("pod trainer: %w", terr)
+		cancel() // no gate will open: the gate pods end
 	}
-	return errors.Join(werr, terr)
+	return errors.Join(werr, terr, <-gerr)
 }

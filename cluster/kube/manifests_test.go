@@ -3,11 +3,14 @@ package kube
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"colony/cluster"
 )
@@ -16,24 +19,9 @@ import (
 // committed files (run `go run ./cmd/cluster manifests` after changing the configuration),
 // and decodes every file strictly into the Kubernetes types.
 func TestManifestsUpToDate(t *testing.T) {
-	files, err := DefaultConfig().Render()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join("..", "..", "deploy", "k8s")
-	ents, _ := os.ReadDir(dir)
-	if len(ents) != len(files) {
-		t.Errorf("%s holds %d files, the configuration makes %d", dir, len(ents), len(files))
-	}
-	for name, want := range files {
-		got, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is not what kube.DefaultConfig generates (%v): run go run ./cmd/cluster manifests -o deploy/k8s", name, err)
-		}
-	}
-	d, err := Decode(dir)
-	if err != nil {
-		t.Fatal(err)
+	d := upToDate(t, DefaultConfig(), "k8s", "")
+	if d.Gate != nil {
+		t.Error("the PUCT cycle's manifests have a gate Job")
 	}
 	job := d.SelfPlay
 	if *job.Spec.Completions != 8 || *job.Spec.Parallelism != 8 {
@@ -64,6 +52,97 @@ func TestManifestsUpToDate(t *testing.T) {
 	}
 	if d.ConfigMap.Data["COLONY_STORE"] != "s3://colony/run1" {
 		t.Errorf("ConfigMap %v", d.ConfigMap.Data)
+	}
+}
+
+// upToDate regenerates deploy/<dir> from c, compares it with the committed files byte for
+// byte, and decodes them strictly.
+func upToDate(t *testing.T, c Config, dir, flags string) *Decoded {
+	t.Helper()
+	files, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = filepath.Join("..", "..", "deploy", dir)
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != len(files) {
+		t.Errorf("%s holds %d files, the configuration makes %d", dir, len(ents), len(files))
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is not what the default configuration generates (%v): run go run ./cmd/cluster manifests%s -o deploy/%s", name, err, flags, filepath.Base(dir))
+		}
+	}
+	d, err := Decode(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestNNUEManifests: deploy/k8s-nnue is what DefaultNNUEConfig makes (cluster manifests
+// -nnue), decoded strictly: the nnab data Job, the gate's Indexed Job and the trainer; and a
+// local run's trainer and gate pods run exactly the manifests' command and arguments with the
+// ConfigMap's values, and the ConfigMap's environment.
+func TestNNUEManifests(t *testing.T) {
+	d := upToDate(t, DefaultNNUEConfig(), "k8s-nnue", " -nnue")
+	if d.Gate == nil || d.Trainer == nil {
+		t.Fatalf("no gate Job or trainer: %+v", d)
+	}
+	data := strings.Join(d.SelfPlay.Spec.Template.Spec.Containers[0].Args, " ")
+	for _, want := range []string{"-bootstrap -engine nnab", "-model $(COLONY_STORE)/best.nnue", "-nodes $(COLONY_NODES)", "-scores"} {
+		if !strings.Contains(data, want) {
+			t.Errorf("data Job args %q lack %q", data, want)
+		}
+	}
+	work := t.TempDir()
+	l := &Local{Manifests: d, Bin: "/opt/bin", Work: work, Env: []string{"AWS_ACCESS_KEY_ID=k", "AWS_SECRET_ACCESS_KEY=s"}}
+	cm := d.ConfigMap.Data
+	// The manifest's argv with every $(COLONY_...) replaced by the ConfigMap's value, the
+	// image's binary by the local one and the mounted volume by its local directory.
+	expect := func(c corev1.Container, pod string) []string {
+		var out []string
+		for i, a := range append(append([]string{}, c.Command...), c.Args...) {
+			for k, v := range cm {
+				a = strings.ReplaceAll(a, "$("+k+")", v)
+			}
+			if i == 0 {
+				a = "/opt/bin/" + strings.TrimPrefix(a, ImageBin)
+			}
+			if a == "/work" {
+				a = filepath.Join(work, pod, "work")
+			}
+			out = append(out, a)
+		}
+		return out
+	}
+	tr, err := l.TrainerCommand(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expect(d.Trainer.Spec.Template.Spec.Containers[0], "trainer")
+	if !slices.Equal(tr.Args, want) || !slices.Contains(tr.Args, "-nnue") || slices.ContainsFunc(tr.Args, func(a string) bool { return strings.Contains(a, "$(") }) {
+		t.Fatalf("the local trainer runs\n%q\nthe manifest says\n%q", tr.Args, want)
+	}
+	for k, v := range cm {
+		if !slices.Contains(tr.Env, k+"="+v) {
+			t.Errorf("the local trainer's environment lacks %s=%s", k, v)
+		}
+	}
+	if l.GatePods() != 8 {
+		t.Errorf("%d gate pods", l.GatePods())
+	}
+	gc, err := l.GateCommand(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := expect(d.Gate.Spec.Template.Spec.Containers[0], "gate-5")
+	for i := range gw {
+		gw[i] = strings.ReplaceAll(gw[i], "$(JOB_COMPLETION_INDEX)", "5")
+	}
+	if !slices.Equal(gc.Args, gw) || !slices.Contains(gc.Env, "JOB_COMPLETION_INDEX=5") {
+		t.Fatalf("the local gate pod runs %q, the manifest says %q", gc.Args, gw)
 	}
 }
 
@@ -136,5 +215,29 @@ func TestLocalCommand(t *testing.T) {
 	tr, err := l.TrainerCommand(context.Background())
 	if err != nil || tr.Args[0] != "/opt/bin/cluster" || tr.Args[1] != "cycle" {
 		t.Fatalf("trainer: %v, %v", tr.Args, err)
+	}
+}
+
+// TestNNUEDefaults: -nnue brings the NNUE defaults of the settings not given, and keeps those
+// given.
+func TestNNUEDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		args         []string
+		games, shard int
+	}{
+		{[]string{"-nnue"}, 2000, 256},
+		{[]string{"-nnue", "-worker-games", "5"}, 5, 256},
+		{[]string{}, 200, 8},
+	} {
+		c := DefaultConfig()
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		c.Flags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		c.NNUEDefaults(fs)
+		if c.WorkerGames != tc.games || c.MinShards != tc.shard {
+			t.Errorf("%v: worker games %d, min shards %d; want %d, %d", tc.args, c.WorkerGames, c.MinShards, tc.games, tc.shard)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -162,9 +163,13 @@ func localRun(t *testing.T, c Config, bins string, out *syncBuf) *Local {
 	return &Local{Manifests: d, Bin: bins, Work: t.TempDir(), Stdout: out}
 }
 
+// openStore opens the store at url, its bucket made when it has none.
 func openStore(t *testing.T, url string) store.Store {
 	t.Helper()
 	s, err := store.Open(url)
+	if err == nil {
+		err = store.EnsureBucket(context.Background(), s)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,33 +184,14 @@ func TestS3EndToEnd(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuf
 	c := tinyConfig("s3://colony/e2e", "http://"+gw.addr)
-	l := localRun(t, c, bins, &out)
-	t0 := time.Now()
-	if err := l.RunGeneration(ctx); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Logf("one generation through the store in %s", time.Since(t0).Round(time.Millisecond))
-	run := openStore(t, c.Store)
-	b, err := run.Get(ctx, "state.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st pipeline.StoreState
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
-	}
-	if st.Generation != 2 || len(st.History) != 1 || !st.History[0].Promoted || len(st.Ingested) < 2 || st.Rejected != 0 {
+	run, st := oneGeneration(t, c, bins, &out)
+	if st.Generation != 2 || len(st.History) != 1 || !st.History[0].Promoted || st.Shards < 2 || st.Rejected != 0 {
 		t.Fatalf("state after one generation: %+v\n%s", st, out.String())
 	}
 	if _, err := run.Get(ctx, "gates/gen-0001.json"); err != nil {
 		t.Fatal(err)
 	}
-	net, err := run.Get(ctx, "best.model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "best.model")
-	os.WriteFile(p, net, 0o644)
+	p := getFile(t, run, "best.model")
 	g, _ := registry.Lookup(c.Game)
 	m, _, err := models.Load(g.Info(), p)
 	if err != nil || m.SHA256() != st.BestSHA || st.BestSHA != st.History[0].CandidateSHA256 {
@@ -216,6 +202,24 @@ func TestS3EndToEnd(t *testing.T) {
 			t.Errorf("no line from worker %d", idx)
 		}
 	}
+}
+
+// oneGeneration runs the Jobs of c's manifests locally for one generation, and returns the
+// run's store and its state.json after it.
+func oneGeneration(t *testing.T, c Config, bins string, out *syncBuf) (store.Store, pipeline.StoreState) {
+	t.Helper()
+	l := localRun(t, c, bins, out)
+	t0 := time.Now()
+	if err := l.RunGeneration(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("one generation through the store in %s", time.Since(t0).Round(time.Millisecond))
+	run := openStore(t, c.Store)
+	var st pipeline.StoreState
+	if b, err := run.Get(context.Background(), "state.json"); err != nil || json.Unmarshal(b, &st) != nil {
+		t.Fatalf("state.json: %v", err)
+	}
+	return run, st
 }
 
 var workerLine = regexp.MustCompile(`worker (\d+): (\d+) games, (\d+) positions, (\d+) shards uploaded \((\d+) failed upload passes\)`)
@@ -261,9 +265,6 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	c := tinyConfig("s3://colony/chaos", "http://"+gw.addr)
 	c.WorkerGames = 8
 	run := openStore(t, c.Store)
-	if err := store.EnsureBucket(ctx, run); err != nil {
-		t.Fatal(err)
-	}
 	g, _ := registry.Lookup(c.Game)
 	net := nn.NewRandom(nn.ArchFor(g.Info(), 1, 8), 1)
 	p := filepath.Join(t.TempDir(), "best.model")
@@ -332,11 +333,21 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	t.Logf("kill: %d shards before the restart, %d after, %d games each in one shard", before, after, len(games))
 
 	// 2. The store goes away for 30 s while both workers play for 40 s.
-	_, examplesBefore, _ := shardCounts(t, shards)
 	c.WorkerGames, c.WorkerDuration, c.PerShard = 0, "40s", 2000
+	outage(t, gw, c, bins, l.Work, shards)
+}
+
+// outage runs c's two data workers for c.WorkerDuration with their spools under work, and
+// stops the store for 30 s under them: they keep playing, upload afterwards, every position
+// they report is in the store, no game twice, and ingest takes every one of them (positions
+// in = positions ingested). It returns the positions.
+func outage(t *testing.T, gw *gateway, c Config, bins, work string, shards store.Store) int {
+	t.Helper()
+	ctx := context.Background()
+	_, examplesBefore, _ := shardCounts(t, shards)
 	var out2 syncBuf
 	l2 := localRun(t, c, bins, &out2)
-	l2.Work = l.Work // the same pods' spools
+	l2.Work = work // the same pods' spools
 	done := make(chan error, 1)
 	go func() { done <- l2.RunWorkers(ctx, 2) }()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
@@ -352,7 +363,7 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 	spooled := 0
 	for t0 := time.Now(); time.Since(t0) < 30*time.Second; time.Sleep(time.Second) {
 		for i := range 2 {
-			sp := &store.Spool{Dir: filepath.Join(l.Work, fmt.Sprintf("selfplay-%d", i), "spool")}
+			sp := &store.Spool{Dir: filepath.Join(work, fmt.Sprintf("selfplay-%d", i), "spool")}
 			if p, _ := sp.Pending(); len(p) > spooled {
 				spooled = len(p)
 			}
@@ -383,5 +394,12 @@ func TestS3WorkerKillAndOutage(t *testing.T) {
 			t.Fatalf("game %#x is in %d shards", id, n)
 		}
 	}
-	t.Logf("outage: %d positions played, all in the store; %d failed upload passes", reported, failed)
+	g, _ := registry.Lookup(c.Game)
+	rep, err := ingest.Run(ctx, ingest.Config{Shards: shards, Expect: data.Expect{Game: c.Game, EncoderVersion: g.Info().EncoderVersion},
+		Game: g, Cache: t.TempDir(), Log: io.Discard})
+	if err != nil || rep.Rejected != 0 || rep.Examples != examplesAfter {
+		t.Fatalf("ingest after the outage: %v, %v: the store holds %d positions", rep, err, examplesAfter)
+	}
+	t.Logf("outage: %d positions played, all in the store and all ingested; %d failed upload passes", reported, failed)
+	return reported
 }

@@ -1,0 +1,281 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"colony/arena"
+	"colony/models"
+	"colony/nn/nnue"
+	"colony/replay/report"
+)
+
+// nnueExt ends the NNUE nets' files and keys.
+const nnueExt = ".nnue"
+
+// StoreNNUE makes a store run an NNUE generation cycle (StoreConfig.NNUE): the workers run
+// the engine's data generation (selfplay -bootstrap -engine nnab -model <run>/best.nnue
+// -out <run>/shards with Nodes and SoftNodes), the trainer warm-starts the candidate from the
+// best net (train.RunNNUE), and the gate is a pentanomial SPRT over pairs that gate workers
+// play (gate.go).
+type StoreNNUE struct {
+	Nodes       int64   `json:"nodes"`      // the data workers' hard node budget per move
+	SoftNodes   int64   `json:"soft_nodes"` // and their soft one (recorded in the provenance)
+	ScoreWeight float64 `json:"score_weight"`
+
+	SPRT      string `json:"sprt"`       // elo0,elo1[,alpha,beta] over pairs
+	GateNodes int64  `json:"gate_nodes"` // per gate move, both sides (0: GateClock)
+	// GateClock is each side's whole-game clock in the gate (with GateNodes 0).
+	GateClock time.Duration `json:"gate_clock_ns"`
+	GateHash  int           `json:"gate_hash_mb"`
+	GatePlies int           `json:"gate_random_plies"` // the pairs' random opening plies
+	// MaxPairs stops an undecided SPRT: it then passes when the whole 95% interval of the
+	// candidate's Elo lies above elo0 (sprtPasses), and fails otherwise.
+	MaxPairs int `json:"max_pairs"`
+	// Grace is how long the gate waits, after its decision, for the started gate workers to
+	// end (their last pairs count); a worker gone for good does not hold it longer.
+	Grace time.Duration `json:"grace_ns"`
+}
+
+// DefaultStoreNNUE returns the shipped engine's data settings and SPRT(0,10) at 20,000 nodes.
+func DefaultStoreNNUE() *StoreNNUE {
+	return &StoreNNUE{Nodes: 10000, SoftNodes: 5000, ScoreWeight: 0.5, SPRT: "0,10", GateNodes: 20000,
+		GateHash: 8, GatePlies: 8, MaxPairs: 2000, Grace: 2 * time.Minute}
+}
+
+// nnueArcher is a game with an NNUE evaluator (a registry.Game is one).
+type nnueArcher interface {
+	NNUEArch(hidden, l1 int) (nnue.Arch, error)
+}
+
+// storeNNUE is the NNUE cycle's kind on a store.
+type storeNNUE struct {
+	c *StoreCycle
+	n *StoreNNUE
+}
+
+func (k *storeNNUE) check() error {
+	n := k.n
+	switch {
+	case n.Nodes < 1 || n.SoftNodes < 0 || n.SoftNodes > n.Nodes:
+		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
+	case n.GateNodes <= 0 && n.GateClock <= 0:
+		return errors.New("pipeline: nnue: the gate needs a node budget or a clock")
+	case n.MaxPairs < 1 || n.GatePlies < 0:
+		return errors.New("pipeline: nnue: the gate needs max pairs >= 1 (random plies >= 0)")
+	}
+	_, err := arena.ParseSPRT(n.SPRT)
+	return err
+}
+
+func (*storeNNUE) ext() string { return nnueExt }
+
+// initial is StoreConfig.Init: a .nnue file, random:LANES (a fresh net of that accumulator
+// width on the game's cell input), or "" for the newest embedded net.
+func (k *storeNNUE) initial(_ context.Context, path string) error {
+	c := k.c
+	info := c.game.Info()
+	var m *nnue.Model
+	if lanes, ok := strings.CutPrefix(c.cfg.Init, "random:"); ok {
+		g, ok := c.game.(nnueArcher)
+		h, err := strconv.Atoi(lanes)
+		if !ok || err != nil {
+			return fmt.Errorf("pipeline: init %q: want random:LANES for a game with an nnue evaluator", c.cfg.Init)
+		}
+		a, err := g.NNUEArch(h, 0)
+		if err != nil {
+			return err
+		}
+		m = nnue.NewRandom(a, c.cfg.Seed)
+	} else {
+		var err error
+		if m, _, err = models.LoadNNUE(info.Name, info.EncoderVersion, c.cfg.Init); err != nil {
+			return err
+		}
+	}
+	return m.Save(path)
+}
+
+func (k *storeNNUE) sha(path string) (string, error) {
+	m, err := nnue.Load(path)
+	if err != nil {
+		return "", err
+	}
+	info := k.c.game.Info()
+	if err := m.CheckFor(info.Name, info.EncoderVersion); err != nil {
+		return "", err
+	}
+	return m.SHA256(), nil
+}
+
+// netName is a net's name in the run's provenance: its SHA-256's first 12 digits.
+func netName(sha string) string { return short12(sha) }
+
+func short12(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// created starts the run's provenance.tsv with the first net's row.
+func (k *storeNNUE) created(ctx context.Context, sha string) error {
+	c := k.c
+	p := filepath.Join(c.work, "provenance.tsv")
+	if err := NewProvenance(p, c.cfg.Game); err != nil {
+		return err
+	}
+	m, err := nnue.Load(filepath.Join(c.work, "init"+nnueExt))
+	if err != nil {
+		return err
+	}
+	init := c.cfg.Init
+	if init == "" {
+		init = "the newest embedded net"
+	}
+	row := provRow(nil, netName(sha), "-", m, 0, "-", 0, 0, "first net: "+init)
+	if err := AppendProvenance(p, c.cfg.Game, row); err != nil {
+		return err
+	}
+	return c.putFile(ctx, "provenance.tsv", p)
+}
+
+// train warm-starts the candidate from the best net; its checkpoint is the partial net,
+// kept in the store at each write, so a trainer on another machine goes on from it.
+func (k *storeNNUE) train(ctx context.Context, best, out string) error {
+	c := k.c
+	ckpt, upload, err := c.checkpoint(ctx, c.gen("checkpoints", nnueExt))
+	if err != nil {
+		return err
+	}
+	csv := filepath.Join(c.work, filepath.FromSlash(c.gen("loss", ".csv")))
+	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
+		return err
+	}
+	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
+		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
+		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, CSV: csv,
+		AfterSave: func(int64) { upload() }})
+	if err != nil {
+		return err
+	}
+	if err := copyFile(ckpt, out); err != nil {
+		return err
+	}
+	if fileExists(csv) {
+		return c.putFile(ctx, c.gen("loss", ".csv"), csv)
+	}
+	return nil
+}
+
+// gate publishes the gate task and decides from the gate workers' pairs.
+func (k *storeNNUE) gate(ctx context.Context, _, candSHA, _ string) (GenResult, error) {
+	c, n := k.c, k.n
+	t, _ := arena.ParseSPRT(n.SPRT)
+	g := &Gate{Store: c.st, SPRT: t, MaxPairs: n.MaxPairs, Grace: n.Grace, Poll: gatePoll, Log: c.logw,
+		Task: GateTask{Format: GateTaskFormat, Version: GateVersion, Game: c.cfg.Game, Generation: c.s.Generation,
+			Candidate: candSHA, Best: c.s.BestSHA, Engine: c.cfg.Engine, Nodes: n.GateNodes,
+			ClockMS: n.GateClock.Milliseconds(), HashMB: n.GateHash, Plies: n.GatePlies, Seed: c.cfg.Seed*1000 + uint64(c.s.Generation)}}
+	ng, err := g.Run(ctx)
+	if err != nil {
+		return GenResult{}, err
+	}
+	res := GenResult{Games: ng.SPRTGames, Score: ng.SPRTScore, EloDiff: ng.SPRTElo, EloErr: ng.SPRTEloErr, Verdicts: g.faults, NNUE: ng}
+	res.Promoted = sprtPasses(ng.SPRT, ng.SPRTElo, ng.SPRTEloErr) && g.faults == 0
+	return res, nil
+}
+
+// gatePoll, when set (tests), is how often the coordinator lists the pairs (0: Gate's default).
+var gatePoll time.Duration
+
+// gateBudget says what a gate move gets.
+func (n *StoreNNUE) gateBudget() string {
+	if n.GateNodes > 0 {
+		return fmt.Sprintf("%d nodes", n.GateNodes)
+	}
+	return n.GateClock.String()
+}
+
+// promoted appends the candidate's provenance row to the run's provenance.tsv and writes the
+// run's training report (report.html).
+func (k *storeNNUE) promoted(ctx context.Context, res *GenResult) error {
+	c, n := k.c, k.n
+	p, err := c.fetchFresh(ctx, "provenance.tsv")
+	if err != nil {
+		return err
+	}
+	rows, err := ReadProvenance(p, c.cfg.Game)
+	if err != nil {
+		return err
+	}
+	cand, err := c.fetch(ctx, c.netKey(res.CandidateSHA256))
+	if err != nil {
+		return err
+	}
+	m, err := nnue.Load(cand)
+	if err != nil {
+		return err
+	}
+	g := res.NNUE
+	gate := fmt.Sprintf("SPRT(%s) %s after %d pairs at %s, %.1f%%, %+.0f ± %.0f Elo", n.SPRT, g.verdict(), g.Pairs,
+		n.gateBudget(), 100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
+	row := provRow(rows, netName(res.CandidateSHA256), netName(c.s.BestSHA), m, c.s.GenExamples,
+		fmt.Sprintf("%s nodes %d soft %d", c.cfg.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), c.s.TrainSeconds, gate)
+	if err := AppendProvenance(p, c.cfg.Game, row); err != nil {
+		return err
+	}
+	if err := c.putFile(ctx, "provenance.tsv", p); err != nil {
+		return err
+	}
+	return k.writeReport(ctx, append(c.s.History, *res), p)
+}
+
+// writeReport writes report.html: the generations, the loss curves in loss/ and the
+// provenance.
+func (k *storeNNUE) writeReport(ctx context.Context, history []GenResult, prov string) error {
+	c := k.c
+	r := &report.Report{Title: fmt.Sprintf("%s training run %s", c.cfg.Game, c.st.URL()), Made: time.Now()}
+	r.Generations = generationRows(history)
+	objs, err := c.st.List(ctx, "loss/")
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		p, err := c.fetchFresh(ctx, o.Key)
+		if err != nil {
+			return err
+		}
+		cv, err := lossCurve(p, strings.TrimSuffix(filepath.Base(o.Key), ".csv"))
+		if err != nil {
+			return err
+		}
+		if len(cv.Step) > 0 {
+			r.Loss = append(r.Loss, cv)
+		}
+	}
+	rows, err := ReadProvenance(prov, c.cfg.Game)
+	if err != nil {
+		return err
+	}
+	r.Provenance = provenanceTable(rows)
+	out := filepath.Join(c.work, ReportFile)
+	if err := r.WriteFile(out); err != nil {
+		return err
+	}
+	return c.putFile(ctx, ReportFile, out)
+}
+
+// fetchFresh downloads key into the working directory, replacing what is there.
+func (c *StoreCycle) fetchFresh(ctx context.Context, key string) (string, error) {
+	p := filepath.Join(c.work, filepath.FromSlash(key))
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	return c.fetch(ctx, key)
+}
