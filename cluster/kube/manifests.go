@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"colony/cluster"
+	"colony/pipeline"
 )
 
 // Config is Colony's typed cluster configuration: Manifests turns it into Kubernetes objects.
@@ -82,19 +83,27 @@ type Config struct {
 	GateMemory  string `json:"gate_memory"`
 }
 
-// DefaultConfig is the configuration of the manifests in deploy/k8s.
+// DefaultConfig is the configuration of the manifests in deploy/k8s. Its NNUE data settings
+// and the gate's SPRT and node budget are the single-machine cycle's (pipeline.DefaultNNUE),
+// so that a run moves between one box and a cluster unchanged.
 func DefaultConfig() Config {
-	return Config{Name: "colony", Image: "colony:latest", Game: "bacteria-war", Store: "s3://colony/run1",
+	c := Config{Name: "colony", Image: "colony:latest", Game: "bacteria-war", Store: "s3://colony/run1",
 		Endpoint: "", Secret: "colony-s3", Workers: 8, WorkerGames: 200, WorkerDuration: "0s", WorkerThreads: 1, Playouts: 200, PerShard: 4096,
 		WorkerCPU: "1", WorkerMemory: "1Gi", Deadline: 6 * 3600, Init: "random:4x32", TrainSteps: 1000, GateGames: 40, GatePlayouts: 200, Promote: "0.55",
 		MinShards: 8, TrainerCPU: "2", TrainerMemory: "4Gi",
-		Nodes: 10000, SoftNodes: 5000, HashMB: 8, RandomPlies: "14..17", OpeningMax: 400, AdjScore: 1500, AdjPlies: 4,
-		ScoreWeight: "0.5", LR: "0.002", KeepBest: 2, GateWorkers: 8, SPRT: "0,10", GateNodes: 20000, GateClock: "10s", MaxPairs: 2000,
+		LR: "0.002", KeepBest: 2, GateWorkers: 8, GateClock: "10s", MaxPairs: 2000,
 		GateCPU: "1", GateMemory: "1Gi"}
+	n := pipeline.DefaultNNUE()
+	c.Nodes, c.SoftNodes, c.HashMB = n.Nodes, n.SoftNodes, n.HashMB
+	c.RandomPlies = fmt.Sprintf("%d..%d", n.RandomPlies, n.RandomPliesMax)
+	c.OpeningMax, c.AdjScore, c.AdjPlies = int(n.OpeningMax), int(n.AdjScore), n.AdjPlies
+	c.ScoreWeight = strconv.FormatFloat(n.ScoreWeight, 'g', -1, 64)
+	c.SPRT, c.GateNodes = n.SPRT, n.SPRTNodes
+	return c
 }
 
 // DefaultNNUEConfig is the configuration of the NNUE cycle's manifests in deploy/k8s-nnue:
-// the data pods play 2,000 games each (about 90 positions a game at 10,000 nodes: 8 pods make
+// the data pods play 2,000 games each (about 90 positions a game: 8 pods make
 // about 350 shards of 4,096), and the trainer starts once 256 of them are in.
 func DefaultNNUEConfig() Config {
 	c := DefaultConfig()
