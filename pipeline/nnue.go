@@ -40,14 +40,14 @@ type NNUEConfig struct {
 	AdjPlies       int           `json:"adjudicate_plies"`
 	ScoreWeight    float64       `json:"score_weight"` // the trainer's blend of search score and result
 
-	SPRT         string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
-	SPRTGames    int           `json:"sprt_games"` // its cap
-	SPRTClock    time.Duration `json:"sprt_clock_ns"`
+	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
+	SPRTGames int           `json:"sprt_games"` // its cap
+	SPRTClock time.Duration `json:"sprt_clock_ns"`
 	// SPRTNodes, when > 0, plays the fast gate at this many nodes a move for both sides
 	// (agent -nodes N, deterministic and immune to the machine's load); SPRTClock is then only
 	// the games' safety clock.
-	SPRTNodes    int64         `json:"sprt_nodes,omitempty"`
-	ConfirmGames int           `json:"confirm_games"` // at Config.GateClock; promote at Config.Promote
+	SPRTNodes    int64 `json:"sprt_nodes,omitempty"`
+	ConfirmGames int   `json:"confirm_games"` // at Config.GateClock; promote at Config.Promote
 }
 
 // DefaultNNUE returns the data settings of the current generation and a gate of SPRT(0,20)
