@@ -45,16 +45,7 @@ const logitTolerance = 0.06
 
 func TestQuantizedMatchesFloat(t *testing.T) {
 	for _, a := range []Arch{testArch(128, 0), testArch(64, 32), testArch(32, 16), screlu(testArch(128, 0)), screlu(testArch(64, 32))} {
-		m := NewRandom(a, 7)
-		// Random output weights cancel out; scale them so that logits are of the order of a
-		// trained net's (tanh 0.5..0.99).
-		for i := range m.Weights.OutW {
-			m.Weights.OutW[i] *= 20
-		}
-		net, err := Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, net := quantizeScaled(t, a, 7)
 		rng := rand.New(rand.NewPCG(1, 2))
 		acc := net.NewAcc()
 		var worst, sum, spread float64
@@ -422,14 +413,7 @@ func BenchmarkMoveEvalWindows256Portable(b *testing.B) {
 // same accumulators and outputs as the portable ones, bit for bit (skipped elsewhere).
 func TestSIMDMatchesPortable(t *testing.T) {
 	for _, a := range []Arch{testArch(128, 0), testArch(128, 32), testArch(256, 0), screlu(testArch(256, 0)), screlu(testArch(128, 32))} {
-		m := NewRandom(a, 21)
-		for i := range m.Weights.OutW {
-			m.Weights.OutW[i] *= 20
-		}
-		net, err := Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, net := quantizeScaled(t, a, 21)
 		if !net.SetSIMD(true) {
 			t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
 		}

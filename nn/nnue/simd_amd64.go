@@ -56,13 +56,7 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 		c := v.Max(zero).Min(top)
 		s = s.Add(c.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
 	}
-	var out [8]int32
-	s.Store(&out)
-	var t int64
-	for _, x := range out {
-		t += int64(x)
-	}
-	return t
+	return sumLanes(s)
 }
 
 // dotSqSIMD returns sum_i SCReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights), equal to
@@ -86,6 +80,11 @@ func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 		lo := c.Mul(c).AsUint16x16().ShiftAllRight(shift).AsInt16x16()
 		s = s.Add(hi.Or(lo).DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
 	}
+	return sumLanes(s)
+}
+
+// sumLanes returns the sum of s's eight int32 lanes, the end of the output kernels.
+func sumLanes(s archsimd.Int32x8) int64 {
 	var out [8]int32
 	s.Store(&out)
 	var t int64

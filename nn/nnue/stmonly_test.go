@@ -61,17 +61,9 @@ func TestSTMOnlyForward(t *testing.T) {
 // nothing, for every STMOnly shape.
 func TestSTMOnlyQuantized(t *testing.T) {
 	for _, a := range stmArches() {
-		m := NewRandom(a, 17)
-		for i := range m.Weights.OutW {
-			m.Weights.OutW[i] *= 20
-		}
-		net, err := Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, net := quantizeScaled(t, a, 17)
 		rng := rand.New(rand.NewPCG(2, 3))
 		acc := net.NewAcc()
-		var worst, spread float64
 		var v Ints
 		if a.L1 == 0 {
 			v = net.Ints()
@@ -79,48 +71,22 @@ func TestSTMOnlyQuantized(t *testing.T) {
 				t.Fatalf("%s: Ints has %d output weights", a, len(v.OutW))
 			}
 		}
-		for range 2000 {
-			pieces, stm := randomPieces(rng, a.Cells)
-			net.Refresh(acc, pieces)
-			got := net.Logit(net.Output(acc, stm))
-			want := float64(m.Forward(pieces, stm))
-			worst = max(worst, math.Abs(got-want))
-			spread = max(spread, math.Abs(want))
+		checkLogits(t, m, net, rng, acc, 2000, func(pieces [2]uint64, stm int) {
 			if a.L1 == 0 && a.Input == CellInput {
 				if g, w := evalInts(v, pieces, stm), net.Evaluate(acc, stm); g != w {
 					t.Fatalf("%s: Ints evaluate %d, Net %d", a, g, w)
 				}
 			}
-		}
-		if worst > logitTolerance || spread < 0.5 {
-			t.Fatalf("%s: worst |quantized - float| logit %.4f (tolerance %v), largest |logit| %.2f", a, worst, logitTolerance, spread)
-		}
-		t.Logf("%s: worst logit error %.4f, largest |logit| %.2f", a, worst, spread)
+		})
 		// Incremental updates and allocations.
 		fresh := net.NewAcc()
 		playRandom(net, acc, rng, 20, 40, func(mv move) {
-			after := mv.before
-			after[mv.p] |= 1<<mv.to | mv.flips
-			after[mv.p^1] &^= mv.flips
-			if mv.from >= 0 {
-				after[mv.p] &^= 1 << mv.from
-			}
-			net.Refresh(fresh, after)
+			net.Refresh(fresh, mv.after)
 			if !slicesEqual(acc, fresh) || net.Output(acc, mv.p^1) != net.Output(fresh, mv.p^1) {
 				t.Fatalf("%s: update differs from refresh after %+v", a, mv)
 			}
 		})
-		pieces := [2]uint64{0x1F0F, 0xE0F0}
-		child := net.NewAcc()
-		net.Refresh(acc, pieces)
-		var sink int32
-		if n := testing.AllocsPerRun(500, func() {
-			net.Apply(child, acc, pieces, 0, 16, 2, 1<<8|1<<22|1<<23)
-			sink += net.Evaluate(child, 1)
-		}); n != 0 {
-			t.Errorf("%s: %v allocations per apply+evaluate", a, n)
-		}
-		_ = sink
+		checkApplyEvalNoAllocs(t, net, 500)
 	}
 }
 
@@ -131,35 +97,14 @@ func TestSTMOnlySIMDMatchesPortable(t *testing.T) {
 		t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
 	}
 	for _, a := range stmArches() {
-		m := NewRandom(a, 23)
-		for i := range m.Weights.OutW {
-			m.Weights.OutW[i] *= 20
-		}
-		net, err := Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, net := quantizeScaled(t, a, 23)
 		if !net.SetSIMD(true) {
 			continue // below 128 lanes the portable kernels serve
 		}
 		if a.L1 == 0 && !net.simdEval {
 			t.Fatalf("%s: no AVX2 output kernel", a)
 		}
-		acc, portable := net.NewAcc(), net.NewAcc()
-		rng := rand.New(rand.NewPCG(9, 1))
-		playRandom(net, acc, rng, 60, 50, func(mv move) {
-			if mv.firstOfTheGame {
-				net.Refresh(portable, mv.before)
-			}
-			net.SetSIMD(false)
-			net.Apply(portable, portable, mv.before, mv.p, mv.to, mv.from, mv.flips)
-			outP := net.Output(portable, mv.p^1)
-			net.SetSIMD(true)
-			outS := net.Output(acc, mv.p^1)
-			if !slicesEqual(acc, portable) || outS != outP {
-				t.Fatalf("%s: AVX2 and portable differ after %+v (output %d vs %d)", a, mv, outS, outP)
-			}
-		})
+		checkSIMDMatchesPortable(t, net, 60, 50)
 	}
 }
 

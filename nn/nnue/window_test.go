@@ -160,29 +160,8 @@ func TestWindowApplyEqualsRefresh(t *testing.T) {
 
 func TestWindowQuantizedMatchesFloat(t *testing.T) {
 	for _, a := range []Arch{windowArch(128, 0, CReLU), windowArch(128, 0, SCReLU), windowArch(64, 32, CReLU), windowArch(64, 32, SCReLU)} {
-		m := NewRandom(a, 17)
-		for i := range m.Weights.OutW {
-			m.Weights.OutW[i] *= 20 // logits of a trained net's size (TestQuantizedMatchesFloat)
-		}
-		net, err := Quantize(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(2, 3))
-		acc := net.NewAcc()
-		var worst, spread float64
-		for range 3000 {
-			pieces, stm := randomPieces(rng, a.Cells)
-			net.Refresh(acc, pieces)
-			got := net.Logit(net.Output(acc, stm))
-			want := float64(m.Forward(pieces, stm))
-			worst = max(worst, math.Abs(got-want))
-			spread = max(spread, math.Abs(want))
-		}
-		if worst > logitTolerance || spread < 0.5 {
-			t.Fatalf("%s: worst |quantized - float| logit %.4f (tolerance %v), largest |logit| %.2f", a, worst, logitTolerance, spread)
-		}
-		t.Logf("%s: worst logit error %.4f, largest |logit| %.2f", a, worst, spread)
+		m, net := quantizeScaled(t, a, 17)
+		checkLogits(t, m, net, rand.New(rand.NewPCG(2, 3)), net.NewAcc(), 3000, nil)
 	}
 }
 
@@ -232,17 +211,7 @@ func TestWindowZeroAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pieces := [2]uint64{0x1F0F, 0xE0F0}
-		acc, child := net.NewAcc(), net.NewAcc()
-		net.Refresh(acc, pieces)
-		var sink int32
-		if n := testing.AllocsPerRun(1000, func() {
-			net.Apply(child, acc, pieces, 0, 16, 2, 1<<8|1<<22|1<<23)
-			sink += net.Evaluate(child, 1)
-		}); n != 0 {
-			t.Errorf("%s: %v allocations per apply+evaluate", a, n)
-		}
-		_ = sink
+		checkApplyEvalNoAllocs(t, net, 1000)
 	}
 }
 
@@ -257,24 +226,7 @@ func TestWindowSIMDMatchesPortable(t *testing.T) {
 		if !net.SetSIMD(true) {
 			t.Skip("no AVX2 kernels in this build (GOEXPERIMENT=simd on amd64 with AVX2)")
 		}
-		acc, portable := net.NewAcc(), net.NewAcc()
-		rng := rand.New(rand.NewPCG(9, 1))
-		moves := 0
-		playRandom(net, acc, rng, 150, 50, func(m move) {
-			if m.firstOfTheGame {
-				net.Refresh(portable, m.before)
-			}
-			net.SetSIMD(false)
-			net.Apply(portable, portable, m.before, m.p, m.to, m.from, m.flips)
-			outP := net.Output(portable, m.p^1)
-			net.SetSIMD(true)
-			outS := net.Output(acc, m.p^1)
-			if !slicesEqual(acc, portable) || outS != outP {
-				t.Fatalf("%s: AVX2 and portable differ after %+v (output %d vs %d)", a, m, outS, outP)
-			}
-			moves++
-		})
-		t.Logf("%s: %d moves agree", a, moves)
+		t.Logf("%s: %d moves agree", a, checkSIMDMatchesPortable(t, net, 150, 50))
 	}
 }
 
