@@ -17,15 +17,19 @@ import (
 )
 
 // bootstrapShards plays a few quick alphabeta games of Bacteria War into a shards store under
-// Key(NoNet, 0, seq) and returns the store.
-func bootstrapShards(t *testing.T, g registry.Game) store.Store {
+// Key(NoNet, 0, seq) and returns the game, the store and its objects.
+func bootstrapShards(t *testing.T) (registry.Game, store.Store, []store.Object) {
 	t.Helper()
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	seq := 0
 	place := selfplay.Config{ShardName: func(int) func(*data.Meta) string {
 		return func(*data.Meta) string { seq++; return Key("", 0, seq-1) }
 	}}
-	_, err := g.Bootstrap(context.Background(), selfplay.BootstrapConfig{Workers: 1, Games: 4, Seed: 1, PerShard: 30,
+	_, err = g.Bootstrap(context.Background(), selfplay.BootstrapConfig{Workers: 1, Games: 4, Seed: 1, PerShard: 30,
 		Limits: engine.Limits{Depth: 1}, Placement: place, Meta: data.Meta{Extra: map[string]string{"engine": "alphabeta"}}},
 		"alphabeta", agentdef.EngineOptions{HashMB: 1}, dir)
 	if err != nil {
@@ -35,20 +39,19 @@ func bootstrapShards(t *testing.T, g registry.Game) store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st
+	objs, err := st.List(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, st, objs
 }
 
 // TestIngestQuarantines: good shards are taken; a flipped byte, an illegal move, an example
 // that is not its game's position, a net the run does not accept and a shard without moves
 // are each quarantined with their reason, and the pass goes on.
 func TestIngestQuarantines(t *testing.T) {
-	g, err := registry.Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, st, objs := bootstrapShards(t)
 	ctx := context.Background()
-	st := bootstrapShards(t, g)
-	objs, _ := st.List(ctx, "")
 	if len(objs) < 2 {
 		t.Fatalf("%d shards made, want at least 2", len(objs))
 	}
@@ -170,13 +173,8 @@ func illegalFirst(t *testing.T, g registry.Game) int32 {
 // two names) are trained once: the first key is accepted, the second counted as a duplicate,
 // neither quarantined; a later pass with the content hashes it recorded does the same.
 func TestIngestDuplicateContent(t *testing.T) {
-	g, err := registry.Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, st, objs := bootstrapShards(t)
 	ctx := context.Background()
-	st := bootstrapShards(t, g)
-	objs, _ := st.List(ctx, "")
 	b, _ := st.Get(ctx, objs[0].Key)
 	copyKey := Key("", 9, 0) // sorts after the worker 0 keys
 	if err := st.Put(ctx, copyKey, b); err != nil {

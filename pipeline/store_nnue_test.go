@@ -14,7 +14,6 @@ import (
 	"colony/agentdef"
 	"colony/data"
 	"colony/engine"
-	"colony/ingest"
 	"colony/nn/nnue"
 	"colony/registry"
 	"colony/selfplay"
@@ -31,13 +30,10 @@ func nnabShards(t *testing.T, g registry.Game, run store.Store, root string, ind
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := 0
 	bc := selfplay.BootstrapConfig{Workers: 1, Games: games, Seed: uint64(index + 1), PerShard: 200, RandomPlies: 6,
 		Limits: engine.Limits{Nodes: 300}, RecordScores: true,
 		Meta: data.Meta{ModelSHA256: m.SHA256(), Extra: map[string]string{"engine": "nnab"}}}
-	bc.Placement = selfplay.Config{WorkerBase: index, ShardName: func(int) func(*data.Meta) string {
-		return func(*data.Meta) string { seq++; return ingest.Key(m.SHA256(), index, seq-1) }
-	}}
+	bc.Placement = selfplay.Config{WorkerBase: index, ShardName: shardNames(m.SHA256(), index)}
 	if _, err := g.Bootstrap(ctx, bc, "nnab", agentdef.EngineOptions{Model: p, HashMB: 1}, filepath.Join(root, "shards")); err != nil {
 		t.Fatal(err)
 	}

@@ -28,16 +28,22 @@ func storeShards(t *testing.T, g registry.Game, run store.Store, root string, in
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := 0
 	cfg := selfplay.Config{Workers: 1, GamesPerWorker: 2, Games: games, Playouts: 8, Seed: uint64(index + 1), PerShard: 40,
 		WorkerBase: index, Meta: data.Meta{ModelSHA256: m.SHA256(), Extra: map[string]string{"engine": "mcts"}},
-		ShardName: func(int) func(*data.Meta) string {
-			return func(*data.Meta) string { seq++; return ingest.Key(m.SHA256(), index, seq-1) }
-		}}
+		ShardName: shardNames(m.SHA256(), index)}
 	cfg.Search = mcts.DefaultConfig()
 	cfg.Search.BatchSize = 4
 	if _, err := g.SelfPlay(ctx, cfg, m, filepath.Join(root, "shards")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// shardNames names worker index's shards of the net sha as the worker does (ingest.Key,
+// numbered from 0 across the worker's games).
+func shardNames(sha string, index int) func(int) func(*data.Meta) string {
+	seq := 0
+	return func(int) func(*data.Meta) string {
+		return func(*data.Meta) string { seq++; return ingest.Key(sha, index, seq-1) }
 	}
 }
 
