@@ -1,6 +1,8 @@
 package nnue
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -87,4 +89,26 @@ func checkSIMDMatchesPortable(t *testing.T, net *Net, games, plies int) int {
 		moves++
 	})
 	return moves
+}
+
+// writeRead writes m and reads the bytes back, failing on either error; it returns the bytes
+// and the model read.
+func writeRead(t *testing.T, m *Model) ([]byte, *Model) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	got, err := Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, got
+}
+
+// bodyVersion is the body version that a file's bytes b declare (the uint32 after its tag).
+func bodyVersion(b []byte) uint32 {
+	i := bytes.Index(b, []byte("nnue-2p"))
+	return binary.LittleEndian.Uint32(b[i+7:])
 }

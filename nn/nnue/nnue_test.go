@@ -228,15 +228,7 @@ func TestFileRoundTrip(t *testing.T) {
 	m := NewRandom(testArch(64, 32), 4)
 	m.Step = 1234
 	m.Meta["note"] = "x"
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	b := buf.Bytes()
-	got, err := Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, got := writeRead(t, m)
 	if got.Arch != m.Arch || got.Step != 1234 || got.Meta["note"] != "x" || got.SHA256() != m.SHA256() {
 		t.Fatalf("round trip changed the model: %+v step %d", got.Arch, got.Step)
 	}
@@ -267,19 +259,12 @@ func TestFileRoundTrip(t *testing.T) {
 // refused naming it.
 func TestFileActivation(t *testing.T) {
 	m := NewRandom(screlu(testArch(64, 0)), 4)
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Read(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, got := writeRead(t, m)
 	if got.Arch != m.Arch || got.SHA256() != m.SHA256() {
 		t.Fatalf("round trip changed the arch: %+v", got.Arch)
 	}
 	m.Arch.Activation = 7
-	buf.Reset()
+	var buf bytes.Buffer
 	if err := m.Write(&buf); err == nil || !strings.Contains(err.Error(), "activation 7") {
 		t.Fatalf("writing an unknown activation: err %v", err)
 	}

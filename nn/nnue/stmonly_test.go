@@ -112,25 +112,13 @@ func TestSTMOnlySIMDMatchesPortable(t *testing.T) {
 // two-perspective net keeps its older version; a perspectives dim other than 1 or 2 is
 // refused naming it.
 func TestSTMOnlyFile(t *testing.T) {
-	version := func(b []byte) uint32 {
-		i := bytes.Index(b, []byte("nnue-2p"))
-		return binary.LittleEndian.Uint32(b[i+7:])
-	}
 	for _, a := range []Arch{stmOnly(testArch(32, 0)), stmOnly(windowArch(32, 16, SCReLU))} {
 		m := NewRandom(a, 8)
-		var buf bytes.Buffer
-		if err := m.Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		b := buf.Bytes()
-		got, err := Read(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, got := writeRead(t, m)
 		if got.Arch != a || got.SHA256() != m.SHA256() {
 			t.Fatalf("round trip changed the model: %+v", got.Arch)
 		}
-		if v := version(b); v != BodyVersion || BodyVersion != 4 {
+		if v := bodyVersion(b); v != BodyVersion || BodyVersion != 4 {
 			t.Fatalf("%s written with body version %d, want 4", a, v)
 		}
 		two := a
@@ -139,7 +127,7 @@ func TestSTMOnlyFile(t *testing.T) {
 		if err := NewRandom(two, 8).Write(&c); err != nil {
 			t.Fatal(err)
 		}
-		if v := version(c.Bytes()); v == BodyVersion {
+		if v := bodyVersion(c.Bytes()); v == BodyVersion {
 			t.Fatalf("two-perspective %s written with body version %d", two, v)
 		}
 		// The dims activation, input, width, perspectives end the dims list.

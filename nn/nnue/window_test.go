@@ -2,7 +2,6 @@ package nnue
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -235,21 +234,11 @@ func TestWindowSIMDMatchesPortable(t *testing.T) {
 func TestWindowFile(t *testing.T) {
 	m := NewRandom(windowArch(32, 0, SCReLU), 8)
 	m.Step = 77
-	w := new(bytes.Buffer)
-	writeErr := m.Write(w)
-	b := w.Bytes()
-	got, readErr := Read(bytes.NewReader(b))
-	if writeErr != nil || readErr != nil {
-		t.Fatalf("write: %v; read: %v", writeErr, readErr)
-	}
+	b, got := writeRead(t, m)
 	if got.Arch != m.Arch || got.Step != 77 || got.SHA256() != m.SHA256() {
 		t.Fatalf("round trip changed the model: %+v", got.Arch)
 	}
-	version := func(b []byte) uint32 {
-		i := bytes.Index(b, []byte("nnue-2p"))
-		return binary.LittleEndian.Uint32(b[i+7:])
-	}
-	if v := version(b); v != BodyVersion3 {
+	if v := bodyVersion(b); v != BodyVersion3 {
 		t.Fatalf("window net written with body version %d, want %d", v, BodyVersion3)
 	}
 	for act, want := range map[Activation]uint32{CReLU: BodyVersion1, SCReLU: BodyVersion2} {
@@ -259,7 +248,7 @@ func TestWindowFile(t *testing.T) {
 		if err := NewRandom(a, 1).Write(&c); err != nil {
 			t.Fatal(err)
 		}
-		if v := version(c.Bytes()); v != want {
+		if v := bodyVersion(c.Bytes()); v != want {
 			t.Errorf("cell-input %s net written with body version %d, want %d", act, v, want)
 		}
 	}
