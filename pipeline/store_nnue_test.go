@@ -44,13 +44,8 @@ func nnabShards(t *testing.T, g registry.Game, run store.Store, root string, ind
 // coordinator's SPRT, a forged pair of another candidate refused; the gate counts exactly the
 // pair objects written, and a promotion leaves best.nnue, the provenance row and report.html.
 func TestStoreNNUECycle(t *testing.T) {
-	g, err := registry.Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, root, url := dirRun(t)
 	ctx := context.Background()
-	root := t.TempDir()
-	url := "file://" + root
 	cfg := DefaultStoreConfig()
 	cfg.Engine, cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.LR, cfg.Wait = "nnab", "random:16", 300, 256, 5e-3, 10*time.Second
 	n := DefaultStoreNNUE()

@@ -57,6 +57,17 @@ func localCopy(t *testing.T, run store.Store, key string) string {
 	return p
 }
 
+// dirRun returns Bacteria War and a new run's directory store: its root and URL.
+func dirRun(t *testing.T) (g registry.Game, root, url string) {
+	t.Helper()
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = t.TempDir()
+	return g, root, "file://" + root
+}
+
 func mustStore(t *testing.T, url string) store.Store {
 	t.Helper()
 	s, err := store.Open(url)
@@ -71,13 +82,8 @@ func mustStore(t *testing.T, url string) store.Store {
 // quarantined), trains, gates and promotes; the second runs on a fresh working directory (a
 // trainer pod on another machine) and finds the accepted shards again in the store.
 func TestStoreCycle(t *testing.T) {
-	g, err := registry.Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, root, url := dirRun(t)
 	ctx := context.Background()
-	root := t.TempDir()
-	url := "file://" + root
 	cfg := DefaultStoreConfig()
 	cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.GateGames, cfg.GatePlayouts, cfg.Promote = "random:1x8", 10, 32, 2, 4, 0
 	cfg.Wait = 10 * time.Second
@@ -148,13 +154,9 @@ func TestStoreCycle(t *testing.T) {
 // ingested/gen-NNNN.json); the same bytes under a second key are trained once; and with
 // KeepBest 1, shards of the net that was best before the promotion are refused.
 func TestStoreHousekeeping(t *testing.T) {
-	g, err := registry.Lookup("bacteria-war")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, root, url := dirRun(t)
 	ctx := context.Background()
-	root, old := t.TempDir(), t.TempDir()
-	url := "file://" + root
+	old := t.TempDir()
 	cfg := DefaultStoreConfig()
 	cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.GateGames, cfg.GatePlayouts, cfg.Promote, cfg.KeepBest = "random:1x8", 5, 32, 2, 4, 0, 1
 	cfg.Wait = 10 * time.Second
