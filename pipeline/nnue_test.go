@@ -136,10 +136,10 @@ func tinyNNUEConfig(t *testing.T, models string) Config {
 	cfg := DefaultConfig()
 	cfg.Models, cfg.Agent, cfg.Workers = models, buildAgent(t), 1
 	cfg.TrainSteps, cfg.Batch, cfg.Window = 4, 16, 10_000
-	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = time.Second, 1, 2, 0
+	cfg.GateClock, cfg.GateParallel, cfg.GateOpenings, cfg.Promote = 3*time.Second, 1, 2, 0
 	n := DefaultNNUE()
 	n.Games, n.Duration, n.Nodes, n.SoftNodes = 2, 0, 300, 200
-	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, time.Second, 2
+	n.SPRT, n.SPRTGames, n.SPRTClock, n.ConfirmGames = "-1000,-200,0.45,0.45", 4, 10*time.Second, 2
 	n.SPRTNodes = 300
 	cfg.NNUE = n
 	return cfg
