@@ -338,7 +338,7 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	t0 := time.Now()
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
-		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv")})
+		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv"), ValFrac: cycleValFrac})
 	if err != nil {
 		return err
 	}
@@ -354,12 +354,18 @@ type nnueTraining struct {
 		Symmetries() contract.Symmetries
 	}
 	Best, Out, Shards, CSV string
-	Steps                  int64
-	Window, Batch          int
-	LR, ScoreWeight        float64
-	Seed                   uint64
-	AfterSave              func(step int64) // see train.NNUEConfig
+	// ValFrac holds out this fraction of the shards (whole shards) for a validation loss every
+	// epoch; with a CSV its rows go to epochs.csv and the curves to loss.svg beside it.
+	ValFrac         float64
+	Steps           int64
+	Window, Batch   int
+	LR, ScoreWeight float64
+	Seed            uint64
+	AfterSave       func(step int64) // see train.NNUEConfig
 }
+
+// cycleValFrac is the share of a run's shards a generation's training holds out.
+const cycleValFrac = 0.02
 
 // trainNNUE trains t's candidate from the best net, or on from the partial Out a killed
 // training left when it is past the best's step (those steps are not trained again).
@@ -376,10 +382,15 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	if steps <= 0 {
 		return nil
 	}
-	_, err = train.RunNNUE(ctx, train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
+	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
 		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
-		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave}, w)
+		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac}
+	if t.ValFrac > 0 && t.CSV != "" {
+		tc.EpochCSV = filepath.Join(filepath.Dir(t.CSV), "epochs.csv")
+		tc.Plot = filepath.Join(filepath.Dir(t.CSV), "loss.svg")
+	}
+	_, err = train.RunNNUE(ctx, tc, w)
 	return err
 }
 

@@ -69,6 +69,12 @@ func TestNNUECycle(t *testing.T) {
 		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
 	}
 	sameFile(t, want, filepath.Join(run, "gen-0001", "candidate.nnue"))
+	// The training held out a validation split: its rows and its curves are in the generation.
+	for _, f := range []string{"epochs.csv", "loss.svg"} {
+		if _, err := os.Stat(filepath.Join(run, "gen-0001", f)); err != nil {
+			t.Errorf("the generation's training: %v", err)
+		}
+	}
 	// The fast gate ran at a node budget for both sides, the confirm games on the clock alone.
 	for dir, nodes := range map[string]bool{"arena-sprt": true, "arena-confirm": false} {
 		var sum arena.Summary
