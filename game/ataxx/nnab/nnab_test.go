@@ -421,31 +421,41 @@ func benchMidgame(b *testing.B) ataxx.Position {
 }
 
 // TestExperimentsChangeTheTree: the search experiments that are off by default (singular
-// extensions; IIR is on by default) change a deep search's tree when on, and it still plays
-// a legal move
-// without allocating.
+// extensions; IIR is on by default) change at least one of four deep searches' trees when on
+// (the midgame and the start, depths 8 and 9), and still play legal moves without allocating.
 func TestExperimentsChangeTheTree(t *testing.T) {
-	p, err := ataxx.ParseDiagram(midgame, ataxx.O)
+	mid, err := ataxx.ParseDiagram(midgame, ataxx.O)
 	if err != nil {
 		t.Fatal(err)
 	}
 	net := benchNet(t)
-	var base int64
+	// An experiment need not fire in every search: it must change at least one of these trees.
+	positions := []ataxx.Position{mid, ataxx.Start()}
+	var base []int64
 	for i, o := range []Options{{}, {Options: ab.Options{Singular: true}}} {
 		o.Net, o.HashMB = net, 4
-		e := newEngine(t, o)
-		m := e.BestMove(p, engine.Limits{Depth: 8})
-		_, _, nodes := e.Stats()
-		if !p.IsLegal(m) {
-			t.Fatalf("%+v: illegal %v", o, m)
+		changed := false
+		for j, p := range positions {
+			for _, depth := range []int{8, 9} {
+				e := newEngine(t, o)
+				m := e.BestMove(p, engine.Limits{Depth: depth})
+				_, _, nodes := e.Stats()
+				if !p.IsLegal(m) {
+					t.Fatalf("%+v: illegal %v", o, m)
+				}
+				if i == 0 {
+					base = append(base, nodes)
+				} else if k := 2*j + depth - 8; nodes != base[k] {
+					changed = true
+				}
+			}
+			e := newEngine(t, o)
+			if a := testing.AllocsPerRun(2, func() { e.BestMove(p, engine.Limits{Depth: 5}) }); a != 0 {
+				t.Errorf("%+v: %v allocations per search", o, a)
+			}
 		}
-		if i == 0 {
-			base = nodes
-		} else if nodes == base {
-			t.Errorf("%+v: %d nodes, as without it", o, nodes)
-		}
-		if a := testing.AllocsPerRun(2, func() { e.BestMove(p, engine.Limits{Depth: 5}) }); a != 0 {
-			t.Errorf("%+v: %v allocations per search", o, a)
+		if i > 0 && !changed {
+			t.Errorf("%+v: the same trees as without it (%v nodes)", o, base)
 		}
 	}
 }
