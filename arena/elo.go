@@ -50,3 +50,25 @@ func Estimate(wins, draws, losses int) EloEstimate {
 	hi := math.Min(s+1.96*se, 1-eps)
 	return EloEstimate{Score: s, Elo: EloFromScore(s), Err: (EloFromScore(hi) - EloFromScore(lo)) / 2}
 }
+
+// PairEstimate is A's score per game, Elo difference and 95% error over pairs of games
+// (pairs[k] counts the pairs in which A scored k/2 points, PairLLR's index), the standard
+// error from the pairs' variance, so that the two games of one opening count as correlated.
+// The score and the interval's ends are kept inside [0.25/n, 1 - 0.25/n] for n pairs.
+func PairEstimate(pairs [5]int) EloEstimate {
+	c := make([]float64, len(pairs))
+	n := 0.0
+	for k, p := range pairs {
+		c[k] = float64(p)
+		n += c[k]
+	}
+	if n == 0 {
+		return EloEstimate{Score: 0.5}
+	}
+	s, v := meanVar(PairScores[:], c, n)
+	se := math.Sqrt(v / n)
+	eps := 0.25 / n
+	clamp := func(x float64) float64 { return math.Min(math.Max(x, eps), 1-eps) }
+	lo, hi := clamp(s-1.96*se), clamp(s+1.96*se)
+	return EloEstimate{Score: s, Elo: EloFromScore(clamp(s)), Err: (EloFromScore(hi) - EloFromScore(lo)) / 2}
+}

@@ -71,3 +71,21 @@ func TestEstimateErrorShrinksWithGames(t *testing.T) {
 		t.Errorf("draws should shrink the error: %v vs %v", a.Err, b.Err)
 	}
 }
+
+// TestPairEstimate: the score per game over pairs, its Elo, an error from the pairs' spread
+// (none when every pair scored the same) and a clamped sweep.
+func TestPairEstimate(t *testing.T) {
+	e := PairEstimate([5]int{0, 0, 2, 0, 2}) // two 1-1 pairs, two 2-0 pairs
+	if e.Score != 0.75 || e.Elo != EloFromScore(0.75) || !(e.Err > 0) {
+		t.Errorf("PairEstimate(0,0,2,0,2) = %+v", e)
+	}
+	if e := PairEstimate([5]int{0, 0, 3, 0, 0}); e.Score != 0.5 || e.Elo != 0 || e.Err != 0 {
+		t.Errorf("three even pairs: %+v", e)
+	}
+	if e := PairEstimate([5]int{0, 0, 0, 0, 4}); e.Score != 1 || e.Elo != EloFromScore(1-0.25/4) {
+		t.Errorf("a sweep of four pairs: %+v", e)
+	}
+	if e := PairEstimate([5]int{}); e.Score != 0.5 || e.Elo != 0 {
+		t.Errorf("no pairs: %+v", e)
+	}
+}

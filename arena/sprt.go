@@ -101,18 +101,22 @@ func (t SPRT) llr(vals []float64, counts []int) float64 {
 		mirror := slices.Index(vals, 1-vals[only])
 		c[only], c[mirror] = c[only]-0.5, c[mirror]+0.5
 	}
-	m := 0.0
-	for i := range c {
-		m += c[i] * vals[i]
-	}
-	m /= n
-	v := 0.0
-	for i := range c {
-		v += c[i] * (vals[i] - m) * (vals[i] - m)
-	}
-	v /= n
+	m, v := meanVar(vals, c, n)
 	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)
 	return n * (s1 - s0) * (2*m - s0 - s1) / (2 * v)
+}
+
+// meanVar is the mean score and the per-trial variance of n trials, counts[i] of them
+// scoring vals[i].
+func meanVar(vals, counts []float64, n float64) (m, v float64) {
+	for i := range counts {
+		m += counts[i] * vals[i]
+	}
+	m /= n
+	for i := range counts {
+		v += counts[i] * (vals[i] - m) * (vals[i] - m)
+	}
+	return m, v / n
 }
 
 // Verdict says where the test stands: "H1" (accept: A is at least Elo1 better), "H0"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -258,7 +257,8 @@ func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 		out.PairKeys = append(out.PairKeys, k)
 	}
 	sort.Strings(out.PairKeys)
-	out.SPRTScore, out.SPRTElo, out.SPRTEloErr = pairElo(g.penta)
+	e := arena.PairEstimate(g.penta)
+	out.SPRTScore, out.SPRTElo, out.SPRTEloErr = e.Score, e.Elo, e.Err
 	return out, nil
 }
 
@@ -298,30 +298,6 @@ func (g *Gate) waitWorkers(ctx context.Context) error {
 		case <-time.After(g.Poll):
 		}
 	}
-}
-
-// pairElo is the candidate's score per game over the pairs, its Elo difference and the 95%
-// half-width of that from the pairs' variance.
-func pairElo(penta [5]int) (score, elo, err float64) {
-	n := 0.0
-	for k, c := range penta {
-		n += float64(c)
-		score += float64(c) * arena.PairScores[k]
-	}
-	if n == 0 {
-		return 0.5, 0, 0
-	}
-	score /= n
-	v := 0.0
-	for k, c := range penta {
-		d := arena.PairScores[k] - score
-		v += float64(c) * d * d
-	}
-	se := math.Sqrt(v/n) / math.Sqrt(n)
-	eps := 0.25 / n
-	clamp := func(x float64) float64 { return math.Min(math.Max(x, eps), 1-eps) }
-	lo, hi := clamp(score-1.96*se), clamp(score+1.96*se)
-	return score, arena.EloFromScore(clamp(score)), (arena.EloFromScore(hi) - arena.EloFromScore(lo)) / 2
 }
 
 // GateWorker plays the open gate's pairs (one pod of the gate's Indexed Job).

@@ -53,7 +53,7 @@ func TestGateCountsAndRefuses(t *testing.T) {
 	if g.Pairs != 3 || g.Decided != 3 || g.Pentanomial != [5]int{1, 0, 0, 1, 1} || g.Refused != 5 || g.SPRT.Verdict != "" || len(g.PairKeys) != 3 {
 		t.Fatalf("gate %+v", g)
 	}
-	if s, _, _ := pairElo(g.Pentanomial); s != (0+0.75+1)/3 || g.SPRTScore != s || g.SPRTGames != 6 {
+	if s := arena.PairEstimate(g.Pentanomial).Score; s != (0+0.75+1)/3 || g.SPRTScore != s || g.SPRTGames != 6 {
 		t.Fatalf("score %v (%v), %d games", g.SPRTScore, s, g.SPRTGames)
 	}
 	if _, err := st.Get(ctx, task.Prefix()+"/stop"); err != nil {
