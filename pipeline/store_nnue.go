@@ -43,10 +43,12 @@ type StoreNNUE struct {
 	Grace time.Duration `json:"grace_ns"`
 }
 
-// DefaultStoreNNUE returns the shipped engine's data settings and SPRT(0,10) at 20,000 nodes.
+// DefaultStoreNNUE returns the single-machine cycle's data settings, SPRT and gate node
+// budget (DefaultNNUE), over pairs.
 func DefaultStoreNNUE() *StoreNNUE {
-	return &StoreNNUE{Nodes: 10000, SoftNodes: 5000, ScoreWeight: 0.5, SPRT: "0,10", GateNodes: 20000,
-		GateHash: 8, GatePlies: 8, MaxPairs: 2000, Grace: 2 * time.Minute}
+	n := DefaultNNUE()
+	return &StoreNNUE{Nodes: n.Nodes, SoftNodes: n.SoftNodes, ScoreWeight: n.ScoreWeight, SPRT: n.SPRT,
+		GateNodes: n.SPRTNodes, GateHash: n.HashMB, GatePlies: 8, MaxPairs: 2000, Grace: 2 * time.Minute}
 }
 
 // nnueArcher is a game with an NNUE evaluator (a registry.Game is one).
