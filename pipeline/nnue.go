@@ -481,11 +481,7 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		return "", err
 	}
 	n, g := k.n, res.NNUE
-	at := fmt.Sprint(n.SPRTClock)
-	if n.SPRTNodes > 0 {
-		at = fmt.Sprintf("%d nodes a move", n.SPRTNodes)
-	}
-	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %s, %.1f%% (%+.0f +/- %.0f Elo)", n.SPRT, g.verdict(), g.SPRTGames, at,
+	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %s, %.1f%% (%+.0f +/- %.0f Elo)", n.SPRT, g.verdict(), g.SPRTGames, moveBudget(n.SPRTNodes, n.SPRTClock),
 		100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)

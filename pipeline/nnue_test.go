@@ -100,7 +100,7 @@ func TestNNUECycle(t *testing.T) {
 		row.PositionsTotal != 395960+gen.Positions || row.Steps != 4 {
 		t.Fatalf("provenance row %+v (generation %+v)", row, gen)
 	}
-	if !strings.Contains(row.Gate, "SPRT(-1000,-200,0.45,0.45) H1 after ") || !strings.Contains(row.Gate, " games at 300 nodes a move, ") {
+	if !strings.Contains(row.Gate, "SPRT(-1000,-200,0.45,0.45) H1 after ") || !strings.Contains(row.Gate, " games at 300 nodes, ") {
 		t.Errorf("provenance gate %q: the SPRT's verdict and node budget", row.Gate)
 	}
 	for _, f := range []string{"gen-0001/loss.csv", "gen-0001/gate.json", "elo.png", ReportFile} {

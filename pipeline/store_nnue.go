@@ -196,12 +196,12 @@ func (k *storeNNUE) gate(ctx context.Context, _, candSHA, _ string) (GenResult, 
 // gatePoll, when set (tests), is how often the coordinator lists the pairs (0: Gate's default).
 var gatePoll time.Duration
 
-// gateBudget says what a gate move gets.
-func (n *StoreNNUE) gateBudget() string {
-	if n.GateNodes > 0 {
-		return fmt.Sprintf("%d nodes", n.GateNodes)
+// moveBudget says what a gate game's move gets: nodes, when > 0, else the whole game's clock.
+func moveBudget(nodes int64, clock time.Duration) string {
+	if nodes > 0 {
+		return fmt.Sprintf("%d nodes", nodes)
 	}
-	return n.GateClock.String()
+	return clock.String()
 }
 
 // promoted appends the candidate's provenance row to the run's provenance.tsv and writes the
@@ -226,7 +226,7 @@ func (k *storeNNUE) promoted(ctx context.Context, res *GenResult) error {
 	}
 	g := res.NNUE
 	gate := fmt.Sprintf("SPRT(%s) %s after %d pairs at %s, %.1f%%, %+.0f ± %.0f Elo", n.SPRT, g.verdict(), g.Pairs,
-		n.gateBudget(), 100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
+		moveBudget(n.GateNodes, n.GateClock), 100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
 	row := provRow(rows, netName(res.CandidateSHA256), netName(c.s.BestSHA), m, c.s.GenExamples,
 		fmt.Sprintf("%s nodes %d soft %d", c.cfg.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), c.s.TrainSeconds, gate)
 	if err := AppendProvenance(p, c.cfg.Game, row); err != nil {
