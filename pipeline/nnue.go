@@ -190,6 +190,26 @@ func (k nnueKind) stageShards(since int64, sha string, w io.Writer) (stageShards
 	return out, nil
 }
 
+// positionsOf counts the positions of the run's shards that the net of SHA-256 sha played: the
+// new positions behind a candidate warm-started from that net. They are this run's data
+// stages on it and any extra shards it made (Config.ExtraShards), but not extra shards of
+// older nets, which are already behind it. Shards that do not read are skipped, as training
+// skips them. At most the training window: a candidate learns from no more than that.
+func (k nnueKind) positionsOf(sha string) (int64, error) {
+	list, err := data.ListShards(k.c.shards(), nil)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, sh := range list {
+		meta, _, err := data.ReadShard(sh.Path)
+		if err == nil && meta.ModelSHA256 == sha {
+			n += int64(meta.Examples)
+		}
+	}
+	return min(n, int64(k.c.cfg.Window)), nil
+}
+
 // stageStart returns when the stage whose log is path was first started (its first line,
 // "# RFC3339 ..." from stageLog), or fallback.
 func stageStart(path string, fallback int64) int64 {
@@ -466,8 +486,6 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var gen nnueGen
-	_ = readJSON(filepath.Join(c.genDir(), "selfplay.json"), &gen) // none after a gate-only generation
 	var trainSec float64
 	_ = readJSON(filepath.Join(c.genDir(), "train.json"), &trainSec)
 	prov := filepath.Join(c.cfg.Models, "provenance.tsv")
@@ -480,13 +498,21 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	pm, err := nnue.Load(parent)
+	if err != nil {
+		return "", err
+	}
+	positions, err := k.positionsOf(pm.SHA256())
+	if err != nil {
+		return "", err
+	}
 	n, g := k.n, res.NNUE
 	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %s, %.1f%% (%+.0f +/- %.0f Elo)", n.SPRT, g.verdict(), g.SPRTGames, moveBudget(n.SPRTNodes, n.SPRTClock),
 		100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
-	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, gen.Positions,
+	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, positions,
 		fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), trainSec, gate)
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss).
 	if log := filepath.Join(c.genDir(), "train.log"); fileExists(log) {

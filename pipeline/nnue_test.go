@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"colony/arena"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"colony/arena"
+	"colony/data"
 	"colony/nn/nnue"
 	"colony/registry"
 )
@@ -116,9 +117,29 @@ func TestNNUECycle(t *testing.T) {
 		t.Errorf("the run's report lacks the new net's provenance or its loss curve (%v)", err)
 	}
 
-	// A fresh machine: a new run directory, no shards; it starts from 000005 and its row.
+	// A fresh machine: a new run directory; it starts from 000005 and its row. Its extra
+	// shards are the first run's (000004's: already behind 000005, so not new) and one
+	// shard that 000005 played (new: the row counts it with the data stage's).
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	cfg.Seed = 2
+	cfg.ExtraShards = t.TempDir()
+	olds, err := filepath.Glob(filepath.Join(run, "shards", "*.shard"))
+	if err != nil || len(olds) == 0 {
+		t.Fatalf("the first run's shards: %v, %v", olds, err)
+	}
+	for _, f := range olds {
+		if err := copyFile(f, filepath.Join(cfg.ExtraShards, "old-"+filepath.Base(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	meta, exs, err := data.ReadShard(olds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta.ModelSHA256 = mustLoad(t, want).SHA256()
+	if err := data.WriteShard(filepath.Join(cfg.ExtraShards, "by-000005.shard"), meta, exs); err != nil {
+		t.Fatal(err)
+	}
 	cy, err = Open(fresh, g, cfg, testLog{t})
 	if err != nil {
 		t.Fatal(err)
@@ -133,8 +154,9 @@ func TestNNUECycle(t *testing.T) {
 	if err := readJSON(filepath.Join(fresh, "gen-0001", "selfplay.json"), &gen2); err != nil {
 		t.Fatal(err)
 	}
-	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsTotal != row.PositionsTotal+gen2.Positions {
-		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d positions", r, row.PositionsTotal, gen2.Positions)
+	newPos := gen2.Positions + int64(len(exs))
+	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsNew != newPos || r.PositionsTotal != row.PositionsTotal+newPos {
+		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d (data stage) + %d (extra) positions", r, row.PositionsTotal, gen2.Positions, len(exs))
 	}
 }
 
