@@ -79,9 +79,13 @@ func TestHooksIncrementalEqualsRefresh(t *testing.T) {
 // TestWindowQuantizedEqualsFloatOnGames: a window-input net's integer logits equal the float
 // reference (read through the encoder) within quantTolerance on positions of random games.
 func TestWindowQuantizedEqualsFloatOnGames(t *testing.T) {
-	for _, act := range []nnue.Activation{nnue.CReLU, nnue.SCReLU} {
-		m := windowModel(128, 0, 3)
-		m.Arch.Activation = act
+	for _, c := range []struct {
+		act nnue.Activation
+		stm bool
+	}{{nnue.CReLU, false}, {nnue.SCReLU, false}, {nnue.CReLU, true}, {nnue.SCReLU, true}} {
+		a := WindowArch(128, 0)
+		a.Activation, a.STMOnly = c.act, c.stm
+		m := scaledOut(nnue.NewRandom(a, 3))
 		net, err := nnue.Quantize(m, 0)
 		if err != nil {
 			t.Fatal(err)
