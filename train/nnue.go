@@ -70,6 +70,14 @@ type NNUEConfig struct {
 	// already mix the score in, are used as they are.
 	ScoreWeight float64
 
+	// Teacher, when set, is a net (a file) whose value blends into every training target at
+	// TeacherWeight (0..1): target = (1-t)·target + t·tanh(teacher logit) on the sampled,
+	// augmented position (distillation: a fresh net of another shape starts from what the
+	// teacher knows instead of from the shards alone). The validation split keeps the
+	// shards' own targets, so runs with and without a teacher compare.
+	Teacher       string
+	TeacherWeight float64
+
 	Out      string // the trained model (required); also written every Every steps
 	Every    int64  // default 1000
 	CSV      string // per-step loss CSV ("": none)
@@ -384,6 +392,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if cfg.ScoreWeight < 0 || cfg.ScoreWeight > 1 {
 		return nil, fmt.Errorf("train: nnue: score weight %v, want 0..1", cfg.ScoreWeight)
 	}
+	if cfg.TeacherWeight < 0 || cfg.TeacherWeight > 1 || (cfg.Teacher == "") != (cfg.TeacherWeight == 0) {
+		return nil, fmt.Errorf("train: nnue: teacher %q at weight %v: want a teacher with a weight in (0, 1], or neither", cfg.Teacher, cfg.TeacherWeight)
+	}
 	if cfg.Window == 0 {
 		cfg.Window = DefaultWindow
 	}
@@ -424,6 +435,20 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	}
 	if m.Arch.Planes*m.Arch.Cells != cfg.Game.InputSize() {
 		return nil, fmt.Errorf("train: nnue arch reads %d inputs, %s encodes %d", m.Arch.Planes*m.Arch.Cells, cfg.Game.Name, cfg.Game.InputSize())
+	}
+	var teacher *nnue.Model
+	if cfg.Teacher != "" {
+		var err error
+		if teacher, err = nnue.Load(cfg.Teacher); err != nil {
+			return nil, err
+		}
+		if err := teacher.CheckFor(cfg.Game.Name, cfg.Game.EncoderVersion); err != nil {
+			return nil, fmt.Errorf("train: nnue: teacher %s: %w", cfg.Teacher, err)
+		}
+		if teacher.Arch.Cells != m.Arch.Cells {
+			return nil, fmt.Errorf("train: nnue: teacher %s reads %d cells, the net %d", cfg.Teacher, teacher.Arch.Cells, m.Arch.Cells)
+		}
+		lg.Printf("teacher: %s (%s, sha256 %.12s) at weight %g", cfg.Teacher, teacher.Arch, teacher.SHA256(), cfg.TeacherWeight)
 	}
 	tc, err := cfg.trainerConfig(m.Step)
 	if err != nil {
@@ -481,6 +506,10 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		out.Meta["train.lr"] = strconv.FormatFloat(cfg.LR, 'g', -1, 64)
 		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
 		out.Meta["train.score_weight"] = strconv.FormatFloat(cfg.ScoreWeight, 'g', -1, 64)
+		if teacher != nil {
+			out.Meta["train.teacher_sha256"] = teacher.SHA256()
+			out.Meta["train.teacher_weight"] = strconv.FormatFloat(cfg.TeacherWeight, 'g', -1, 64)
+		}
 		return out
 	}
 	save := func() error {
@@ -522,7 +551,12 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 			if err != nil {
 				return nil, err
 			}
-			t.SetExample(i, pieces, stm, Target(&exs[i], stm, cfg.ScoreWeight))
+			y := Target(&exs[i], stm, cfg.ScoreWeight)
+			if teacher != nil {
+				tw := cfg.TeacherWeight
+				y = float32((1-tw)*float64(y) + tw*math.Tanh(float64(teacher.Forward(pieces, stm))))
+			}
+			t.SetExample(i, pieces, stm, y)
 		}
 		loss, err := t.Step()
 		if err != nil {

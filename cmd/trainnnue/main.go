@@ -7,6 +7,7 @@
 //	          [-batch 1024] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
 //	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
 //	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
+//	          [-teacher NET -teacher-weight T]
 //	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
@@ -82,6 +83,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
 	fs.Float64Var(&c.ScoreWeight, "score-weight", 0.5, "target = (1-w)·result + w·score for shards that store search scores (selfplay -scores); older shards' mixed values are used as they are")
+	fs.StringVar(&c.Teacher, "teacher", "", "a net whose value blends into every training target at -teacher-weight (distillation into a fresh shape); validation keeps the shards' targets")
+	fs.Float64Var(&c.TeacherWeight, "teacher-weight", 0, "target = (1-t)·target + t·tanh(teacher logit), with -teacher (0..1)")
 	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
