@@ -26,7 +26,7 @@ func TestRunNNUETeacher(t *testing.T) {
 		t.Helper()
 		out := filepath.Join(dir, name+".nnue")
 		cfg := NNUEConfig{Game: ataxx.Info, Symmetries: ataxx.Symmetries{}, Model: start, Shards: shards,
-			Steps: 3, Batch: 32, LR: 1e-3, Out: out, Every: 1000, Seed: 5, ValFrac: 0.5, Plot: "none",
+			Steps: 3, Batch: 32, LR: 1e-3, Out: out, Every: 1000, Seed: 5, ValFrac: 0.5,
 			EpochCSV: out + ".epochs.csv", CSV: out + ".csv", Teacher: teacher, TeacherWeight: w}
 		m, err := RunNNUE(context.Background(), cfg, testLog{t})
 		if err != nil {
