@@ -165,9 +165,40 @@ type stageShards struct {
 func (k nnueKind) stageShards(since int64, sha string, w io.Writer) (stageShards, error) {
 	c := k.c
 	var out stageShards
-	list, err := data.ListShards(c.shards(), nil)
+	err := k.eachShard(since, w, func(meta data.Meta, exs []data.Example) {
+		if meta.Generation != c.st.Generation || meta.ModelSHA256 != sha || meta.Seed != c.seed() || meta.CreatedUnix < since {
+			return
+		}
+		out.Positions += int64(meta.Examples)
+		out.Games += meta.Games
+		for _, ex := range exs {
+			out.NextGame = max(out.NextGame, ex.GameID&(1<<40-1)+1)
+		}
+	})
+	return out, err
+}
+
+// positionsOf counts the positions of the run's shards that the net of SHA-256 sha played: the
+// new positions behind a candidate warm-started from that net. They are this run's data
+// stages on it and any extra shards it made (Config.ExtraShards), but not extra shards of
+// older nets, which are already behind it. Shards that do not read are skipped, as training
+// skips them. At most the training window: a candidate learns from no more than that.
+func (k nnueKind) positionsOf(sha string) (int64, error) {
+	var n int64
+	err := k.eachShard(0, io.Discard, func(meta data.Meta, _ []data.Example) {
+		if meta.ModelSHA256 == sha {
+			n += int64(meta.Examples)
+		}
+	})
+	return min(n, int64(k.c.cfg.Window)), err
+}
+
+// eachShard calls fn with every finished shard in the run's shards directory last modified no
+// earlier than since (0: all); a shard that does not read is skipped with a line on w.
+func (k nnueKind) eachShard(since int64, w io.Writer, fn func(data.Meta, []data.Example)) error {
+	list, err := data.ListShards(k.c.shards(), nil)
 	if err != nil {
-		return out, err
+		return err
 	}
 	for _, sh := range list {
 		if sh.ModTime.Unix() < since {
@@ -178,36 +209,9 @@ func (k nnueKind) stageShards(since int64, sha string, w io.Writer) (stageShards
 			fmt.Fprintf(w, "self-play: not counted: %v\n", err)
 			continue
 		}
-		if meta.Generation != c.st.Generation || meta.ModelSHA256 != sha || meta.Seed != c.seed() || meta.CreatedUnix < since {
-			continue
-		}
-		out.Positions += int64(meta.Examples)
-		out.Games += meta.Games
-		for _, ex := range exs {
-			out.NextGame = max(out.NextGame, ex.GameID&(1<<40-1)+1)
-		}
+		fn(meta, exs)
 	}
-	return out, nil
-}
-
-// positionsOf counts the positions of the run's shards that the net of SHA-256 sha played: the
-// new positions behind a candidate warm-started from that net. They are this run's data
-// stages on it and any extra shards it made (Config.ExtraShards), but not extra shards of
-// older nets, which are already behind it. Shards that do not read are skipped, as training
-// skips them. At most the training window: a candidate learns from no more than that.
-func (k nnueKind) positionsOf(sha string) (int64, error) {
-	list, err := data.ListShards(k.c.shards(), nil)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for _, sh := range list {
-		meta, _, err := data.ReadShard(sh.Path)
-		if err == nil && meta.ModelSHA256 == sha {
-			n += int64(meta.Examples)
-		}
-	}
-	return min(n, int64(k.c.cfg.Window)), nil
+	return nil
 }
 
 // stageStart returns when the stage whose log is path was first started (its first line,
