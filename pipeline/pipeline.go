@@ -114,6 +114,18 @@ func DefaultConfig() Config {
 	}
 }
 
+// DefaultNNUEConfig is DefaultConfig with the NNUE cycle (DefaultNNUE) and the training and
+// promotion settings every shipped NNUE generation was made with: 30,000 steps of 1,024
+// examples at a learning rate of 1e-3 over a window of 20 M examples, promoted at a confirm
+// score of 0.5 (the SPRT has decided by then; the confirm match only guards against a loss at
+// the clock). DefaultConfig's 256-example batches and 300,000-example window are the convnet's.
+func DefaultNNUEConfig() Config {
+	c := DefaultConfig()
+	c.TrainSteps, c.Batch, c.LR, c.Window, c.Promote = 30_000, 1024, 1e-3, 20_000_000, 0.5
+	c.NNUE = DefaultNNUE()
+	return c
+}
+
 // MarshalJSON writes c with the gate clock spelled as a duration ("10s").
 func (c Config) MarshalJSON() ([]byte, error) {
 	type plain Config // without the methods

@@ -55,15 +55,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.IntVar(&c.Playouts, "playouts", c.Playouts, "playouts of a full self-play search")
 	fs.IntVar(&c.FastPlayouts, "fast-playouts", c.FastPlayouts, "playouts of a fast self-play search (0: off)")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "self-play workers")
-	fs.IntVar(&c.TrainSteps, "train-steps", c.TrainSteps, "training steps per generation")
-	fs.IntVar(&c.Batch, "batch", c.Batch, "training batch")
+	fs.IntVar(&c.TrainSteps, "train-steps", c.TrainSteps, "training steps per generation (with -nnue the default is 30000)")
+	fs.IntVar(&c.Batch, "batch", c.Batch, "training batch (with -nnue the default is 1024)")
 	fs.Float64Var(&c.LR, "lr", c.LR, "learning rate")
-	fs.IntVar(&c.Window, "window", c.Window, "replay window (examples)")
+	fs.IntVar(&c.Window, "window", c.Window, "replay window (examples; with -nnue the default is 20000000)")
 	fs.IntVar(&c.GateGames, "gate-games", c.GateGames, "gating games (even: each opening with both colours; a process-per-move game plays whole rounds of every seat order)")
 	fs.DurationVar(&c.GateClock, "gate-clock", c.GateClock, "gating clock per side for the whole game (judge games; a process-per-move game keeps its own time per move)")
 	fs.IntVar(&c.GateParallel, "gate-parallel", c.GateParallel, "gating games at once")
 	fs.IntVar(&c.GateOpenings, "gate-openings", c.GateOpenings, "random opening plies of the gating games")
-	fs.Float64Var(&c.Promote, "promote", c.Promote, "promote the candidate at this score or more")
+	fs.Float64Var(&c.Promote, "promote", c.Promote, "promote the candidate at this score or more (with -nnue: the confirm match's, default 0.5)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "run seed")
 	fs.StringVar(&c.ExtraShards, "extra-shards", "", "shard directory copied into the run's shards at the start (bootstrap data)")
 	reportOut := fs.String("report", "", "write the HTML training report to this file and exit: of the run given by -run, or without -run of the shipped nnue nets (-models, default models/<game>/nnue: provenance.tsv)")
@@ -100,6 +100,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *isNNUE {
 		n.OpeningMax, n.AdjScore = int32(*openMax), int32(*adjScore)
 		c.NNUE = n
+		nnueDefaults(fs, &c)
 	}
 	if *reportOut != "" {
 		if err := writeReport(*reportOut, *runDir, *game, c.Models, g, stderr); err != nil {
@@ -153,4 +154,23 @@ func writeReport(out, runDir, game, models string, g registry.Game, stderr io.Wr
 	}
 	fmt.Fprintf(stderr, "loop: wrote %s\n", out)
 	return nil
+}
+
+// nnueDefaults gives the training and promotion settings that the command line leaves out
+// the NNUE recipe's values (pipeline.DefaultNNUEConfig) instead of the convnet's.
+func nnueDefaults(fs *flag.FlagSet, c *pipeline.Config) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	d := pipeline.DefaultNNUEConfig()
+	for name, apply := range map[string]func(){
+		"train-steps": func() { c.TrainSteps = d.TrainSteps },
+		"batch":       func() { c.Batch = d.Batch },
+		"lr":          func() { c.LR = d.LR },
+		"window":      func() { c.Window = d.Window },
+		"promote":     func() { c.Promote = d.Promote },
+	} {
+		if !set[name] {
+			apply()
+		}
+	}
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"colony/nn"
+	"colony/pipeline"
 	"colony/registry"
 )
 
@@ -76,5 +78,44 @@ func TestReport(t *testing.T) {
 	}
 	if code, msg := runArgs("-run", t.TempDir(), "-report", out); code != 1 || !strings.Contains(msg, "not a run directory") {
 		t.Errorf("a folder that is no run: exit %d, %s", code, msg)
+	}
+}
+
+// TestNNUEDefaults: with -nnue the training and promotion settings that the command line
+// leaves out are the NNUE recipe's (a convnet run keeps its own), and one given is kept.
+func TestNNUEDefaults(t *testing.T) {
+	read := func(dir string) pipeline.Config {
+		t.Helper()
+		var c pipeline.Config
+		b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &c)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	models := "../../models/bacteria-war/nnue"
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, out := runArgs("-nnue", "-run", dir, "-models", models, "-generations", "0", "-batch", "512"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	got, want := read(dir), pipeline.DefaultNNUEConfig()
+	if got.Batch != 512 || got.TrainSteps != want.TrainSteps || got.LR != want.LR || got.Window != want.Window ||
+		got.Promote != want.Promote || got.NNUE == nil {
+		t.Errorf("-nnue -batch 512: steps %d batch %d lr %g window %d promote %g, want %d 512 %g %d %g",
+			got.TrainSteps, got.Batch, got.LR, got.Window, got.Promote, want.TrainSteps, want.LR, want.Window, want.Promote)
+	}
+	if want.Batch == pipeline.DefaultConfig().Batch || want.Window == pipeline.DefaultConfig().Window {
+		t.Errorf("the NNUE recipe's batch %d and window %d are the convnet's", want.Batch, want.Window)
+	}
+	dir = filepath.Join(t.TempDir(), "run")
+	if code, out := runArgs("-run", dir, "-init", "random:1x4", "-generations", "0"); code != 0 {
+		t.Fatalf("convnet run: exit %d:\n%s", code, out)
+	}
+	if got, want := read(dir), pipeline.DefaultConfig(); got.Batch != want.Batch || got.Window != want.Window ||
+		got.TrainSteps != want.TrainSteps || got.Promote != want.Promote {
+		t.Errorf("a convnet run took %+v", got)
 	}
 }
