@@ -339,9 +339,42 @@ inline const int16_t* win_row(const uint64_t* bb, int tl) {
     return WROWS[WIN_INDEX[tl] * kWinStates + POW3[o] + 2 * POW3[x]];
 }
 
+// decode_i16 fills out[n] from the base64 text s of n little-endian int16s (how the export
+// writes the feature weights FT); text that does not hold exactly n ends the program.
+static void decode_i16(const char* s, size_t len, int16_t* out, size_t n) {
+    uint32_t acc = 0;
+    int bits = 0;
+    size_t k = 0;  // bytes decoded
+    uint8_t lo = 0;
+    for (size_t i = 0; i < len && s[i] != '='; i++) {
+        char c = s[i];
+        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
+              : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
+        if (v < 0 || k >= 2 * n) {
+            std::fprintf(stderr, "colony: damaged weight text at character %zu\n", i);
+            std::exit(1);
+        }
+        acc = acc << 6 | uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            uint8_t b = uint8_t(acc >> bits);
+            acc &= (uint32_t(1) << bits) - 1;
+            if (k % 2 == 0) lo = b;
+            else out[k / 2] = int16_t(uint16_t(lo | uint16_t(b) << 8));
+            k++;
+        }
+    }
+    if (k != 2 * n) {
+        std::fprintf(stderr, "colony: the weight text holds %zu bytes, want %zu\n", k, 2 * n);
+        std::exit(1);
+    }
+}
+
 static const char* kernel_name() { return g_kernel == kAVX2 ? "avx2" : g_kernel == kSSE2 ? "sse2" : "scalar"; }
 
 static void init_net() {
+    decode_i16(FT_B64, sizeof FT_B64 - 1, &FT[0][0], sizeof FT / sizeof FT[0][0]);
     if (NET_WINDOWS) init_windows();
     for (int p = 0; p < 2 && !NET_WINDOWS; p++)
         for (int c = 0; c < kSquares; c++)
