@@ -162,15 +162,19 @@ func nnueDefaults(fs *flag.FlagSet, c *pipeline.Config) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	d := pipeline.DefaultNNUEConfig()
-	for name, apply := range map[string]func(){
-		"train-steps": func() { c.TrainSteps = d.TrainSteps },
-		"batch":       func() { c.Batch = d.Batch },
-		"lr":          func() { c.LR = d.LR },
-		"window":      func() { c.Window = d.Window },
-		"promote":     func() { c.Promote = d.Promote },
-	} {
-		if !set[name] {
-			apply()
-		}
+	if !set["train-steps"] {
+		c.TrainSteps = d.TrainSteps
+	}
+	if !set["batch"] {
+		c.Batch = d.Batch
+	}
+	if !set["lr"] {
+		c.LR = d.LR
+	}
+	if !set["window"] {
+		c.Window = d.Window
+	}
+	if !set["promote"] {
+		c.Promote = d.Promote
 	}
 }
