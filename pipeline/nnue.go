@@ -193,6 +193,60 @@ func (k nnueKind) positionsOf(sha string) (int64, error) {
 	return min(n, int64(k.c.cfg.Window)), err
 }
 
+// windowManifest is the name of a generation's training-window manifest (a data.Manifest) in
+// its directory, and, after the net's name and a dash, beside a promoted net.
+const windowManifest = "window.tsv"
+
+// newPositions is the count of a candidate's new training positions for its provenance row:
+// the examples of its training window (the generation's manifest) from shards that no
+// ancestor's window held (the manifests beside the nets, up the provenance's parent chain from
+// parent). A net trained on data its parent's generation did not make (shards of an older
+// net that were never trained on) counts them this way. Where the generation or the parent has
+// no manifest (nets shipped before manifests), it is the older rule, said in the log: the
+// examples in the run's shards played by the parent (parentSHA), at most the window.
+func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64, error) {
+	c := k.c
+	gen := filepath.Join(c.genDir(), windowManifest)
+	own := func(id string) string { return filepath.Join(c.cfg.Models, id+"-"+windowManifest) }
+	if !fileExists(gen) || !fileExists(own(parent)) {
+		n, err := k.positionsOf(parentSHA)
+		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the %d positions played by %s\n", parent, n, parent)
+		return n, err
+	}
+	m, err := data.ReadManifest(gen, c.cfg.Game)
+	if err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	var chain []string
+	for id, hops := parent, 0; id != "" && id != "-" && hops <= len(rows); hops++ {
+		if !fileExists(own(id)) {
+			break
+		}
+		am, err := data.ReadManifest(own(id), c.cfg.Game)
+		if err != nil {
+			return 0, err
+		}
+		for h := range am.Set() {
+			seen[h] = true
+		}
+		chain = append(chain, id)
+		p, ok := provenanceFor(rows, id)
+		if !ok {
+			break
+		}
+		id = p.Parent
+	}
+	var n int64
+	for _, e := range m.Entries {
+		if !seen[e.SHA256] {
+			n += int64(e.Examples)
+		}
+	}
+	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
+	return n, nil
+}
+
 // eachShard calls fn with every finished shard in the run's shards directory last modified no
 // earlier than since (0: all); a shard that does not read is skipped with a line on w.
 func (k nnueKind) eachShard(since int64, w io.Writer, fn func(data.Meta, []data.Example)) error {
@@ -362,7 +416,8 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	t0 := time.Now()
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
-		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv"), ValFrac: cycleValFrac})
+		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv"), ValFrac: cycleValFrac,
+		Manifest: filepath.Join(c.genDir(), windowManifest)})
 	if err != nil {
 		return err
 	}
@@ -378,6 +433,8 @@ type nnueTraining struct {
 		Symmetries() contract.Symmetries
 	}
 	Best, Out, Shards, CSV string
+	// Manifest, when set, gets the list of the training window's shards (train.NNUEConfig).
+	Manifest string
 	// ValFrac holds out this fraction of the shards (whole shards) for a validation loss every
 	// epoch; with a CSV its rows go to epochs.csv and the curves to loss.svg beside it.
 	ValFrac         float64
@@ -409,7 +466,8 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
 		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
-		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac}
+		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
+		Manifest: t.Manifest}
 	if t.ValFrac > 0 && t.CSV != "" {
 		tc.EpochCSV = filepath.Join(filepath.Dir(t.CSV), "epochs.csv")
 		tc.Plot = filepath.Join(filepath.Dir(t.CSV), "loss.svg")
@@ -506,7 +564,7 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	positions, err := k.positionsOf(pm.SHA256())
+	positions, err := k.newPositions(rows, pid, pm.SHA256())
 	if err != nil {
 		return "", err
 	}
@@ -518,10 +576,14 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	}
 	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, positions,
 		fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), trainSec, gate)
-	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss).
-	if log := filepath.Join(c.genDir(), "train.log"); fileExists(log) {
-		if err := copyFile(log, strings.TrimSuffix(name, ".nnue")+"-train.log"); err != nil {
-			return "", err
+	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss),
+	// and the list of the shards it was trained on (NNNNNN-window.tsv: its children's count of
+	// new positions reads it).
+	for _, f := range []struct{ from, to string }{{"train.log", "-train.log"}, {windowManifest, "-" + windowManifest}} {
+		if from := filepath.Join(c.genDir(), f.from); fileExists(from) {
+			if err := copyFile(from, strings.TrimSuffix(name, ".nnue")+f.to); err != nil {
+				return "", err
+			}
 		}
 	}
 	return name, AppendProvenance(prov, c.cfg.Game, row)

@@ -117,9 +117,17 @@ func TestNNUECycle(t *testing.T) {
 		t.Errorf("the run's report lacks the new net's provenance or its loss curve (%v)", err)
 	}
 
+	// 000004 has no window manifest, so 000005's row counted the positions 000004 played;
+	// 000005's manifest lies beside it, listing the first run's shards it trained on.
+	first, err := data.ReadManifest(filepath.Join(models, "000005-window.tsv"), "bacteria-war")
+	if err != nil || first.Examples() == 0 {
+		t.Fatalf("000005's window manifest: %+v, %v", first, err)
+	}
+
 	// A fresh machine: a new run directory; it starts from 000005 and its row. Its extra
-	// shards are the first run's (000004's: already behind 000005, so not new) and one
-	// shard that 000005 played (new: the row counts it with the data stage's).
+	// shards are the first run's (in 000005's window, so not new), one shard that 000005
+	// played and one that 000004 played but no net trained on (both new: the row counts them
+	// with the data stage's, whichever the validation split leaves in the window).
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	cfg.Seed = 2
 	cfg.ExtraShards = t.TempDir()
@@ -140,6 +148,10 @@ func TestNNUECycle(t *testing.T) {
 	if err := data.WriteShard(filepath.Join(cfg.ExtraShards, "by-000005.shard"), meta, exs); err != nil {
 		t.Fatal(err)
 	}
+	meta.ModelSHA256, meta.Seed = mustLoad(t, filepath.Join(models, "000004.nnue")).SHA256(), meta.Seed+1
+	if err := data.WriteShard(filepath.Join(cfg.ExtraShards, "by-000004-unseen.shard"), meta, exs[:len(exs)/2]); err != nil {
+		t.Fatal(err)
+	}
 	cy, err = Open(fresh, g, cfg, testLog{t})
 	if err != nil {
 		t.Fatal(err)
@@ -154,9 +166,33 @@ func TestNNUECycle(t *testing.T) {
 	if err := readJSON(filepath.Join(fresh, "gen-0001", "selfplay.json"), &gen2); err != nil {
 		t.Fatal(err)
 	}
-	newPos := gen2.Positions + int64(len(exs))
+	win, err := data.ReadManifest(filepath.Join(fresh, "gen-0001", "window.tsv"), "bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := first.Set()
+	var newPos, extra int64
+	for _, e := range win.Entries {
+		old := strings.HasPrefix(e.Name, "old-")
+		if old != seen[e.SHA256] {
+			t.Errorf("window shard %s: in 000005's manifest %v", e.Name, seen[e.SHA256])
+		}
+		if !old {
+			newPos += int64(e.Examples)
+		}
+		if strings.HasPrefix(e.Name, "by-") {
+			extra += int64(e.Examples)
+		}
+	}
+	// The split holds out one shard: at least one of the two new extra shards is trained on.
+	if extra == 0 || newPos-extra > gen2.Positions || len(win.Entries) < 3 {
+		t.Fatalf("fresh window: %d new positions, %d of them in the extra shards, the data stage made %d", newPos, extra, gen2.Positions)
+	}
 	if r := lastRow(t, models); r.Net != "000006" || r.Parent != "000005" || r.PositionsNew != newPos || r.PositionsTotal != row.PositionsTotal+newPos {
-		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d (data stage) + %d (extra) positions", r, row.PositionsTotal, gen2.Positions, len(exs))
+		t.Fatalf("fresh run's provenance row %+v, want 000006 on %d + %d (data stage) + %d (extra) positions", r, row.PositionsTotal, gen2.Positions, extra)
+	}
+	if _, err := data.ReadManifest(filepath.Join(models, "000006-window.tsv"), "bacteria-war"); err != nil {
+		t.Errorf("000006's window manifest: %v", err)
 	}
 }
 

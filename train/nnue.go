@@ -82,6 +82,9 @@ type NNUEConfig struct {
 	Every    int64  // default 1000
 	CSV      string // per-step loss CSV ("": none)
 	LogEvery int64
+	// Manifest, when set, is where the shards of the training window are listed (a
+	// data.Manifest: each shard's file hash and the examples used) before training starts.
+	Manifest string
 	// AfterSave, when set, is called after each write of Out with its step (a trainer keeps
 	// the file in a store).
 	AfterSave func(step int64)
@@ -477,6 +480,16 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	}
 	if win.Len() == 0 {
 		return nil, fmt.Errorf("train: no examples for %s in %s", cfg.Game.Name, cfg.Shards)
+	}
+	if cfg.Manifest != "" {
+		man, err := data.WindowManifest(win)
+		if err != nil {
+			return nil, err
+		}
+		if err := data.WriteManifest(cfg.Manifest, man); err != nil {
+			return nil, err
+		}
+		lg.Printf("manifest: %d shards, %d examples in %s", len(man.Entries), man.Examples(), cfg.Manifest)
 	}
 	var val *valSet
 	if held != nil {

@@ -79,6 +79,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.WeightDecay, "wd", 0, "L2 on the weight matrices")
 	fs.Int64Var(&c.Every, "every", 1000, "write the model every this many steps")
 	fs.StringVar(&c.CSV, "csv", "", "per-step loss CSV")
+	fs.StringVar(&c.Manifest, "manifest", "", "list the training window's shards here (file hash, examples used: the loop's count of a child net's new positions reads it)")
 	fs.Int64Var(&c.LogEvery, "log", 200, "a progress line every this many steps")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
