@@ -227,8 +227,8 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 		if err != nil {
 			return 0, err
 		}
-		for h := range am.Set() {
-			seen[h] = true
+		for _, e := range am.Entries {
+			seen[e.SHA256] = true
 		}
 		chain = append(chain, id)
 		p, ok := provenanceFor(rows, id)
