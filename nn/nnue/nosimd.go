@@ -12,4 +12,6 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 { panic("nnue: no SIMD k
 func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	panic("nnue: no SIMD kernels in this build")
 }
-func addSubRowSIMD(dst, src []uint64, add, sub []int16) { panic("nnue: no SIMD kernels in this build") }
+func tradeRowsSIMD(dst, src []uint64, ft []int16, add, sub []int32) {
+	panic("nnue: no SIMD kernels in this build")
+}

@@ -94,16 +94,42 @@ func sumLanes(s archsimd.Int32x8) int64 {
 	return t
 }
 
-// addSubRowSIMD sets dst = src + add - sub lane-wise.
-func addSubRowSIMD(dst, src []uint64, add, sub []int16) {
+// tradeRowsSIMD sets dst = src + sum_k (ft[add[k]:] - ft[sub[k]:]) lane-wise over one view's
+// 4*len(dst) lanes: a move's window updates for that view in one pass, each accumulator lane
+// loaded and stored once (ft is the feature transformer lane-wise, add and sub the lane
+// offsets of each changed window's new and old feature rows). Four 16-lane chunks are kept in
+// registers while the windows' rows stream through; a view of fewer than 64 lanes is done a
+// chunk at a time.
+func tradeRowsSIMD(dst, src []uint64, ft []int16, add, sub []int32) {
 	n := len(dst) / 4
 	_ = src[len(dst)-1]
-	_ = add[16*n-1]
-	_ = sub[16*n-1]
-	for i := range n {
+	sub = sub[:len(add)]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		s0 := archsimd.LoadInt16x16(lanes16(src, i))
+		s1 := archsimd.LoadInt16x16(lanes16(src, i+1))
+		s2 := archsimd.LoadInt16x16(lanes16(src, i+2))
+		s3 := archsimd.LoadInt16x16(lanes16(src, i+3))
+		for k, a := range add {
+			r := ft[int(a)+16*i:][:64]
+			q := ft[int(sub[k])+16*i:][:64]
+			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r[0:16]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[0:16])))
+			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(r[16:32]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[16:32])))
+			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(r[32:48]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[32:48])))
+			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(r[48:64]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[48:64])))
+		}
+		s0.Store(lanes16(dst, i))
+		s1.Store(lanes16(dst, i+1))
+		s2.Store(lanes16(dst, i+2))
+		s3.Store(lanes16(dst, i+3))
+	}
+	for ; i < n; i++ {
 		s := archsimd.LoadInt16x16(lanes16(src, i))
-		a := archsimd.LoadInt16x16((*[16]int16)(add[16*i:]))
-		b := archsimd.LoadInt16x16((*[16]int16)(sub[16*i:]))
-		s.Add(a).Sub(b).Store(lanes16(dst, i))
+		for k, a := range add {
+			r := (*[16]int16)(ft[int(a)+16*i:])
+			q := (*[16]int16)(ft[int(sub[k])+16*i:])
+			s = s.Add(archsimd.LoadInt16x16(r)).Sub(archsimd.LoadInt16x16(q))
+		}
+		s.Store(lanes16(dst, i))
 	}
 }

@@ -13,7 +13,8 @@ type windows struct {
 	index   [64]uint8 // window index by its top-left cell
 	rowW    int       // words of a row
 	rows    []uint64  // [Windows*81][rowW], packed like the accumulator
-	lanes   []int16   // the rows lane-wise for the AVX2 kernels (nil: portable only)
+	hidden  int       // lanes of one view
+	ft16    []int16   // the feature transformer lane-wise, [Windows*81][Hidden], for the AVX2 kernel (nil: portable only)
 }
 
 // swapCode[code] is code with its digits 1 (own) and 2 (other) exchanged: the other
@@ -58,11 +59,14 @@ func newWindows(a Arch, ft []int32, words int) windows {
 	return t
 }
 
-// prepareSIMD keeps the rows lane-wise for the AVX2 kernels.
-func (t *windows) prepareSIMD() {
-	t.lanes = make([]int16, 4*len(t.rows))
-	for i := 0; i < len(t.rows); i += t.rowW {
-		unpackRow(t.rows[i:i+t.rowW], t.lanes[4*i:4*i+4*t.rowW])
+// prepareSIMD keeps the quantized feature transformer ft ([Features][Hidden]) lane-wise for
+// the AVX2 kernel, which reads each view's row of a window straight from it: half the bytes of
+// rows (which hold every feature twice, once per view), so more of it stays in cache.
+func (t *windows) prepareSIMD(ft []int32, hidden int) {
+	t.hidden = hidden
+	t.ft16 = make([]int16, len(ft))
+	for i, v := range ft {
+		t.ft16[i] = int16(v) // lane arithmetic wraps: the sums quantizeFT bounds come out exact
 	}
 }
 
@@ -77,6 +81,9 @@ func unpackRow(words []uint64, out []int16) {
 		}
 	}
 }
+
+// maxWindows bounds a board's 2x2 windows (a board has at most 64 cells).
+const maxWindows = 64
 
 // row is the index of the first word of the row of the window with top-left cell tl on the
 // position pieces.
@@ -114,12 +121,22 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 	}
 	rw := t.rowW
 	if n.simdMove {
+		// The lane offsets of each touched window's old and new rows, per view (view 1 reads
+		// the state with own and other exchanged); then one pass per view.
+		var add, sub [2][maxWindows]int32
+		H, k := t.hidden, 0
 		for b := touched; b != 0; b &= b - 1 {
 			tl := uint(bits.TrailingZeros64(b))
-			o, a := 4*t.row(before, tl), 4*t.row(after, tl)
-			addSubRowSIMD(dst, src, t.lanes[a:a+4*rw], t.lanes[o:o+4*rw])
-			src = dst
+			base := int(t.index[tl]) * WindowStates
+			o := windowCode(before[0], before[1], tl, W)
+			a := windowCode(after[0], after[1], tl, W)
+			add[0][k], sub[0][k] = int32((base+a)*H), int32((base+o)*H)
+			add[1][k], sub[1][k] = int32((base+int(swapCode[a]))*H), int32((base+int(swapCode[o]))*H)
+			k++
 		}
+		v := rw / 2
+		tradeRowsSIMD(dst[:v], src[:v], t.ft16, add[0][:k], sub[0][:k])
+		tradeRowsSIMD(dst[v:rw], src[v:rw], t.ft16, add[1][:k], sub[1][:k])
 		return
 	}
 	// Portable: two windows per pass over dst.

@@ -215,9 +215,14 @@ func TestWindowZeroAllocs(t *testing.T) {
 }
 
 // TestWindowSIMDMatchesPortable: in a GOEXPERIMENT=simd build on an AVX2 CPU the AVX2 window
-// update gives the portable one's accumulators bit for bit (skipped elsewhere).
+// update gives the portable one's accumulators bit for bit (skipped elsewhere). The shapes
+// cover the fused kernel's four-chunk loop (64, 128, 256 lanes), its one-chunk tail (48 = 3
+// chunks, 80 = 4 + 1) and a one-perspective net.
 func TestWindowSIMDMatchesPortable(t *testing.T) {
-	for _, a := range []Arch{windowArch(128, 0, CReLU), windowArch(256, 0, SCReLU), windowArch(128, 32, CReLU)} {
+	stm := windowArch(64, 0, SCReLU)
+	stm.STMOnly = true
+	for _, a := range []Arch{windowArch(128, 0, CReLU), windowArch(256, 0, SCReLU), windowArch(128, 32, CReLU),
+		windowArch(64, 0, CReLU), windowArch(48, 0, CReLU), windowArch(80, 0, SCReLU), stm} {
 		net, err := Quantize(NewRandom(a, 23), 0)
 		if err != nil {
 			t.Fatal(err)
