@@ -220,7 +220,7 @@ func (w *writer) base64Int16(name string, dims []int, vals []int16, lineLen int)
 	for i, v := range vals {
 		binary.LittleEndian.PutUint16(raw[2*i:], uint16(v))
 	}
-	fmt.Fprintf(&w.b, "static int16_t %s", name)
+	fmt.Fprintf(&w.b, "alignas(32) static int16_t %s", name)
 	for _, d := range dims {
 		fmt.Fprintf(&w.b, "[%d]", d)
 	}

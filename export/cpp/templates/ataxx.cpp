@@ -288,14 +288,13 @@ alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appear
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
 alignas(32) static int16_t OUTW16[kOut];
-// Window input (NET_WINDOWS, colony/nn/nnue's windows): WROWS[w * 81 + code] is what window w
-// (numbered row-major by its top-left cell) adds in state code as seen from player 0, both
-// perspectives' lanes (perspective 1's: FT of the code with own and other exchanged).
+// Window input (NET_WINDOWS, colony/nn/nnue's windows): FT[w * 81 + code] is what window w
+// (numbered row-major by its top-left cell) adds to a perspective's lanes in state code as seen
+// from that perspective; perspective 1 reads the code with own and other exchanged. The updates
+// read FT itself, one row per perspective and window (half the bytes of a table holding both).
 constexpr int kWinStates = 81;
 constexpr int kWinW = NET_WINDOWS ? NET_WIDTH : 1;
 constexpr int kWindows = NET_WINDOWS ? (kSquares / NET_WIDTH - 1) * (NET_WIDTH - 1) : 1;
-constexpr int kWinRows = NET_WINDOWS ? kWindows * kWinStates : 1;
-alignas(32) static int16_t WROWS[kWinRows][kRow];
 static uint64_t WIN_TOP_LEFT;  // the cells that are a window's top-left cell
 static uint8_t WIN_INDEX[64];  // window index by its top-left cell
 static int POW3[16];           // sum of 3^i over the bits i of a 4-bit window mask
@@ -320,23 +319,16 @@ static void init_windows() {
             WIN_TOP_LEFT |= 1ULL << (r * kWinW + c);
             WIN_INDEX[r * kWinW + c] = uint8_t(w++);
         }
-    for (int f = 0; f < kWinRows; f++) {
-        int code = f % kWinStates, swapped = 0;
-        for (int x = code, t = 1; t < kWinStates; x /= 3, t *= 3)
-            if (x % 3) swapped += (3 - x % 3) * t;
-        int g = f - code + swapped;
-        for (int j = 0; j < H; j++) {
-            WROWS[f][j] = FT[f][j];
-            WROWS[f][H + j] = FT[g][j];
-        }
-    }
 }
 
-// win_row is the row of the window with top-left cell tl on the position bb (nnue's row).
-inline const int16_t* win_row(const uint64_t* bb, int tl) {
+// win_rows sets r[v] to perspective v's row of the window with top-left cell tl on the position
+// bb (nnue's windows: player 0's pieces are perspective 0's own, perspective 1's other).
+inline void win_rows(const uint64_t* bb, int tl, const int16_t* r[2]) {
     int o = int(bb[0] >> tl & 3) | int(bb[0] >> (tl + kWinW) & 3) << 2;
     int x = int(bb[1] >> tl & 3) | int(bb[1] >> (tl + kWinW) & 3) << 2;
-    return WROWS[WIN_INDEX[tl] * kWinStates + POW3[o] + 2 * POW3[x]];
+    const int16_t(*base)[H] = FT + WIN_INDEX[tl] * kWinStates;
+    r[0] = base[POW3[o] + 2 * POW3[x]];
+    r[1] = base[POW3[x] + 2 * POW3[o]];
 }
 
 // decode_i16 fills out[n] from the base64 text s of n little-endian int16s (how the export
@@ -408,7 +400,12 @@ inline void acc_add(int16_t* d, const int16_t* r) {
 static void refresh(Acc& a, const Pos& p) {
     std::memcpy(a.v, INIT, sizeof INIT);
     if (NET_WINDOWS)
-        for (uint64_t b = WIN_TOP_LEFT; b; b &= b - 1) acc_add(a.v, win_row(p.bb, ctz(b)));
+        for (uint64_t b = WIN_TOP_LEFT; b; b &= b - 1) {
+            const int16_t* r[2];
+            win_rows(p.bb, ctz(b), r);
+            for (int v = 0; v < 2; v++)
+                for (int j = 0; j < H; j++) a.v[v * H + j] = int16_t(uint16_t(a.v[v * H + j]) + uint16_t(r[v][j]));
+        }
     for (int pl = 0; pl < 2 && !NET_WINDOWS; pl++)
         for (uint64_t b = p.bb[pl]; b; b &= b - 1) acc_add(a.v, PLACE[pl][ctz(b)]);
 }
@@ -426,11 +423,12 @@ static void acc_move_scalar(Acc& dst, const Acc& src, int p, int to, int from, u
     for (uint64_t b = flips; b; b &= b - 1) acc_add(dst.v, FLIP[p][ctz(b)]);
 }
 
-// WinMove is a window net's move: the touched windows' old rows (sub) and new ones (add).
+// WinMove is a window net's move: the touched windows' old rows (sub) and new ones (add), per
+// perspective.
 struct WinMove {
     int n = 0;
-    const int16_t* add[kWindows];
-    const int16_t* sub[kWindows];
+    const int16_t* add[2][kWindows];
+    const int16_t* sub[2][kWindows];
 };
 
 // win_move lists the windows around the cells a move of player p changes on the position
@@ -445,17 +443,20 @@ static void win_move(WinMove& w, const uint64_t* before, int p, int to, int from
     }
     uint64_t touched = (changed | changed >> 1 | changed >> kWinW | changed >> (kWinW + 1)) & WIN_TOP_LEFT;
     for (; touched; touched &= touched - 1, w.n++) {
-        w.sub[w.n] = win_row(before, ctz(touched));
-        w.add[w.n] = win_row(after, ctz(touched));
+        const int16_t *o[2], *a[2];
+        win_rows(before, ctz(touched), o);
+        win_rows(after, ctz(touched), a);
+        for (int v = 0; v < 2; v++) w.sub[v][w.n] = o[v], w.add[v][w.n] = a[v];
     }
 }
 
 static void win_apply_scalar(Acc& dst, const Acc& src, const WinMove& w) {
-    for (int i = 0; i < kRow; i++) {
-        uint16_t v = uint16_t(src.v[i]);
-        for (int k = 0; k < w.n; k++) v = uint16_t(v + uint16_t(w.add[k][i]) - uint16_t(w.sub[k][i]));
-        dst.v[i] = int16_t(v);
-    }
+    for (int v = 0; v < 2; v++)
+        for (int i = 0; i < H; i++) {
+            uint16_t x = uint16_t(src.v[v * H + i]);
+            for (int k = 0; k < w.n; k++) x = uint16_t(x + uint16_t(w.add[v][k][i]) - uint16_t(w.sub[v][k][i]));
+            dst.v[v * H + i] = int16_t(x);
+        }
 }
 
 // act is the accumulator's activation of one lane: CReLU's clip, or SCReLU's square of it
@@ -493,11 +494,31 @@ static int64_t output_scalar(const int16_t* us, const int16_t* them) {
         }                                                                                                       \
     }                                                                                                           \
     TARGET static void win_apply_##SUFFIX(Acc& dst, const Acc& src, const WinMove& w) {                         \
-        for (int i = 0; i < kRow; i += W) {                                                                     \
-            V v = LOAD((const V*)(src.v + i));                                                                  \
-            for (int k = 0; k < w.n; k++)                                                                       \
-                v = SUB16(ADD16(v, LOAD((const V*)(w.add[k] + i))), LOAD((const V*)(w.sub[k] + i)));            \
-            STORE((V*)(dst.v + i), v);                                                                          \
+        for (int p = 0; p < 2; p++) {                                                                           \
+            const int16_t* s = src.v + p * H;                                                                   \
+            int16_t* d = dst.v + p * H;                                                                         \
+            int i = 0;                                                                                          \
+            for (; i + 4 * W <= H; i += 4 * W) { /* four vectors stay in registers over the windows */          \
+                V v0 = LOAD((const V*)(s + i)), v1 = LOAD((const V*)(s + i + W));                               \
+                V v2 = LOAD((const V*)(s + i + 2 * W)), v3 = LOAD((const V*)(s + i + 3 * W));                   \
+                for (int k = 0; k < w.n; k++) {                                                                 \
+                    const int16_t *a = w.add[p][k] + i, *b = w.sub[p][k] + i;                                   \
+                    v0 = SUB16(ADD16(v0, LOAD((const V*)a)), LOAD((const V*)b));                                \
+                    v1 = SUB16(ADD16(v1, LOAD((const V*)(a + W))), LOAD((const V*)(b + W)));                    \
+                    v2 = SUB16(ADD16(v2, LOAD((const V*)(a + 2 * W))), LOAD((const V*)(b + 2 * W)));            \
+                    v3 = SUB16(ADD16(v3, LOAD((const V*)(a + 3 * W))), LOAD((const V*)(b + 3 * W)));            \
+                }                                                                                               \
+                STORE((V*)(d + i), v0);                                                                         \
+                STORE((V*)(d + i + W), v1);                                                                     \
+                STORE((V*)(d + i + 2 * W), v2);                                                                 \
+                STORE((V*)(d + i + 3 * W), v3);                                                                 \
+            }                                                                                                   \
+            for (; i < H; i += W) {                                                                             \
+                V v = LOAD((const V*)(s + i));                                                                  \
+                for (int k = 0; k < w.n; k++)                                                                   \
+                    v = SUB16(ADD16(v, LOAD((const V*)(w.add[p][k] + i))), LOAD((const V*)(w.sub[p][k] + i)));  \
+                STORE((V*)(d + i), v);                                                                          \
+            }                                                                                                   \
         }                                                                                                       \
     }                                                                                                           \
     TARGET static inline V act_##SUFFIX(V x, V zero, V top) {                                                   \
