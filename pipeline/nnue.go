@@ -217,15 +217,32 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 	if err != nil {
 		return 0, err
 	}
-	seen := map[string]bool{}
-	var chain []string
-	for id, hops := parent, 0; id != "" && id != "-" && hops <= len(rows); hops++ {
+	n, chain, err := unseenExamples(m, rows, parent, func(id string) (data.Manifest, bool, error) {
 		if !fileExists(own(id)) {
-			break
+			return data.Manifest{}, false, nil
 		}
 		am, err := data.ReadManifest(own(id), c.cfg.Game)
+		return am, err == nil, err
+	})
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
+	return n, nil
+}
+
+// unseenExamples counts the examples of the window manifest m whose shards are in no manifest
+// of parent's line: parent, its parent and so on up the provenance rows, as far as load finds
+// a manifest (ok false ends the line). chain names the nets whose manifests were read.
+func unseenExamples(m data.Manifest, rows []ProvRow, parent string, load func(id string) (data.Manifest, bool, error)) (n int64, chain []string, err error) {
+	seen := map[string]bool{}
+	for id, hops := parent, 0; id != "" && id != "-" && hops <= len(rows); hops++ {
+		am, ok, err := load(id)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
+		}
+		if !ok {
+			break
 		}
 		for _, e := range am.Entries {
 			seen[e.SHA256] = true
@@ -237,14 +254,12 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 		}
 		id = p.Parent
 	}
-	var n int64
 	for _, e := range m.Entries {
 		if !seen[e.SHA256] {
 			n += int64(e.Examples)
 		}
 	}
-	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
-	return n, nil
+	return n, chain, nil
 }
 
 // eachShard calls fn with every finished shard in the run's shards directory last modified no

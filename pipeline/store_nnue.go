@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/data"
 	"colony/models"
 	"colony/nn/nnue"
 	"colony/replay/report"
+	"colony/store"
 )
 
 // nnueExt ends the NNUE nets' files and keys.
@@ -157,18 +159,26 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 		return err
 	}
 	csv := filepath.Join(c.work, filepath.FromSlash(c.gen("loss", ".csv")))
-	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
-		return err
+	man := filepath.Join(c.work, filepath.FromSlash(c.gen("manifests", ".tsv")))
+	for _, d := range []string{csv, man} {
+		if err := os.MkdirAll(filepath.Dir(d), 0o755); err != nil {
+			return err
+		}
 	}
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
 		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, CSV: csv, ValFrac: cycleValFrac,
-		AfterSave: func(int64) { upload() }})
+		Manifest: man, AfterSave: func(int64) { upload() }})
 	if err != nil {
 		return err
 	}
 	if err := copyFile(ckpt, out); err != nil {
 		return err
+	}
+	if fileExists(man) { // the window's shards, for the provenance of the candidate's children
+		if err := c.putFile(ctx, c.gen("manifests", ".tsv"), man); err != nil {
+			return err
+		}
 	}
 	if fileExists(csv) {
 		return c.putFile(ctx, c.gen("loss", ".csv"), csv)
@@ -227,7 +237,11 @@ func (k *storeNNUE) promoted(ctx context.Context, res *GenResult) error {
 	g := res.NNUE
 	gate := fmt.Sprintf("SPRT(%s) %s after %d pairs at %s, %.1f%%, %+.0f ± %.0f Elo", n.SPRT, g.verdict(), g.Pairs,
 		moveBudget(n.GateNodes, n.GateClock), 100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
-	row := provRow(rows, netName(res.CandidateSHA256), netName(c.s.BestSHA), m, c.s.GenExamples,
+	pos, err := k.newPositions(ctx, rows, res.CandidateSHA256)
+	if err != nil {
+		return err
+	}
+	row := provRow(rows, netName(res.CandidateSHA256), netName(c.s.BestSHA), m, pos,
 		fmt.Sprintf("%s nodes %d soft %d", c.cfg.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), c.s.TrainSeconds, gate)
 	if err := AppendProvenance(p, c.cfg.Game, row); err != nil {
 		return err
@@ -236,6 +250,57 @@ func (k *storeNNUE) promoted(ctx context.Context, res *GenResult) error {
 		return err
 	}
 	return k.writeReport(ctx, append(c.s.History, *res), p)
+}
+
+// netManifest is the key of a promoted net's window manifest (a data.Manifest), by the net's
+// name in the provenance.
+func netManifest(net string) string { return "manifests/" + net + ".tsv" }
+
+// newPositions is the candidate's count of new positions for its provenance row, as the
+// single-machine cycle counts it: the examples of its window (the generation's manifest) from
+// shards that no manifest of the best net's line lists. Without the candidate's manifest or
+// the best net's (the run's first net has none), it is the generation's own examples, said in
+// the log. The candidate's manifest is kept under its name for its children.
+func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA string) (int64, error) {
+	c := k.c
+	local := map[string]string{}
+	load := func(key string) (data.Manifest, bool, error) {
+		p, err := c.fetchFresh(ctx, key)
+		if errors.Is(err, store.ErrNotFound) {
+			return data.Manifest{}, false, nil
+		}
+		if err != nil {
+			return data.Manifest{}, false, err
+		}
+		m, err := data.ReadManifest(p, c.cfg.Game)
+		if err != nil {
+			return data.Manifest{}, false, fmt.Errorf("pipeline: %s: %w", key, err)
+		}
+		local[key] = p
+		return m, true, nil
+	}
+	parent := netName(c.s.BestSHA)
+	m, ok, err := load(c.gen("manifests", ".tsv"))
+	if err != nil {
+		return 0, err
+	}
+	_, pok, err := load(netManifest(parent))
+	if err != nil {
+		return 0, err
+	}
+	if !ok || !pok {
+		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the generation's %d positions\n", parent, c.s.GenExamples)
+		if ok {
+			return c.s.GenExamples, c.putFile(ctx, netManifest(netName(candSHA)), local[c.gen("manifests", ".tsv")])
+		}
+		return c.s.GenExamples, nil
+	}
+	n, chain, err := unseenExamples(m, rows, parent, func(id string) (data.Manifest, bool, error) { return load(netManifest(id)) })
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
+	return n, c.putFile(ctx, netManifest(netName(candSHA)), local[c.gen("manifests", ".tsv")])
 }
 
 // writeReport writes report.html: the generations, the loss curves in loss/ and the
