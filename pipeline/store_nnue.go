@@ -263,7 +263,6 @@ func netManifest(net string) string { return "manifests/" + net + ".tsv" }
 // the log. The candidate's manifest is kept under its name for its children.
 func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA string) (int64, error) {
 	c := k.c
-	local := map[string]string{}
 	load := func(key string) (data.Manifest, bool, error) {
 		p, err := c.fetchFresh(ctx, key)
 		if errors.Is(err, store.ErrNotFound) {
@@ -276,13 +275,17 @@ func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA st
 		if err != nil {
 			return data.Manifest{}, false, fmt.Errorf("pipeline: %s: %w", key, err)
 		}
-		local[key] = p
 		return m, true, nil
 	}
-	parent := netName(c.s.BestSHA)
-	m, ok, err := load(c.gen("manifests", ".tsv"))
+	parent, genKey := netName(c.s.BestSHA), c.gen("manifests", ".tsv")
+	m, ok, err := load(genKey)
 	if err != nil {
 		return 0, err
+	}
+	if ok { // fetchFresh left it at its key under the working directory
+		if err := c.putFile(ctx, netManifest(netName(candSHA)), filepath.Join(c.work, filepath.FromSlash(genKey))); err != nil {
+			return 0, err
+		}
 	}
 	_, pok, err := load(netManifest(parent))
 	if err != nil {
@@ -290,9 +293,6 @@ func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA st
 	}
 	if !ok || !pok {
 		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the generation's %d positions\n", parent, c.s.GenExamples)
-		if ok {
-			return c.s.GenExamples, c.putFile(ctx, netManifest(netName(candSHA)), local[c.gen("manifests", ".tsv")])
-		}
 		return c.s.GenExamples, nil
 	}
 	n, chain, err := unseenExamples(m, rows, parent, func(id string) (data.Manifest, bool, error) { return load(netManifest(id)) })
@@ -300,7 +300,7 @@ func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA st
 		return 0, err
 	}
 	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
-	return n, c.putFile(ctx, netManifest(netName(candSHA)), local[c.gen("manifests", ".tsv")])
+	return n, nil
 }
 
 // writeReport writes report.html: the generations, the loss curves in loss/ and the

@@ -231,7 +231,7 @@ func (n *Net) prepareSIMD(ft []int32) {
 	a := n.arch
 	H, C := a.Hidden, a.Cells
 	if a.Input == WindowInput {
-		n.win.prepareSIMD(ft, H)
+		n.win.prepareSIMD(ft)
 	}
 	for p := 0; p < 2 && a.Input == CellInput; p++ {
 		n.placeL[p] = make([]int16, C*2*H)

@@ -13,7 +13,6 @@ type windows struct {
 	index   [64]uint8 // window index by its top-left cell
 	rowW    int       // words of a row
 	rows    []uint64  // [Windows*81][rowW], packed like the accumulator
-	hidden  int       // lanes of one view
 	ft16    []int16   // the feature transformer lane-wise, [Windows*81][Hidden], for the AVX2 kernel (nil: portable only)
 }
 
@@ -62,8 +61,7 @@ func newWindows(a Arch, ft []int32, words int) windows {
 // prepareSIMD keeps the quantized feature transformer ft ([Features][Hidden]) lane-wise for
 // the AVX2 kernel, which reads each view's row of a window straight from it: half the bytes of
 // rows (which hold every feature twice, once per view), so more of it stays in cache.
-func (t *windows) prepareSIMD(ft []int32, hidden int) {
-	t.hidden = hidden
+func (t *windows) prepareSIMD(ft []int32) {
 	t.ft16 = make([]int16, len(ft))
 	for i, v := range ft {
 		t.ft16[i] = int16(v) // lane arithmetic wraps: the sums quantizeFT bounds come out exact
@@ -124,7 +122,7 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 		// The lane offsets of each touched window's old and new rows, per view (view 1 reads
 		// the state with own and other exchanged); then one pass per view.
 		var add, sub [2][maxWindows]int32
-		H, k := t.hidden, 0
+		H, k := 2*rw, 0 // lanes of one view: a row is two views of H/4 words
 		for b := touched; b != 0; b &= b - 1 {
 			tl := uint(bits.TrailingZeros64(b))
 			base := int(t.index[tl]) * WindowStates

@@ -392,8 +392,8 @@ static void init_net() {
 #endif
 }
 
-inline void acc_add(int16_t* d, const int16_t* r) {
-    for (int i = 0; i < kRow; i++) d[i] = int16_t(uint16_t(d[i]) + uint16_t(r[i]));
+inline void acc_add(int16_t* d, const int16_t* r, int n = kRow) {
+    for (int i = 0; i < n; i++) d[i] = int16_t(uint16_t(d[i]) + uint16_t(r[i]));
 }
 
 // refresh is Net.Refresh.
@@ -403,8 +403,7 @@ static void refresh(Acc& a, const Pos& p) {
         for (uint64_t b = WIN_TOP_LEFT; b; b &= b - 1) {
             const int16_t* r[2];
             win_rows(p.bb, ctz(b), r);
-            for (int v = 0; v < 2; v++)
-                for (int j = 0; j < H; j++) a.v[v * H + j] = int16_t(uint16_t(a.v[v * H + j]) + uint16_t(r[v][j]));
+            for (int v = 0; v < 2; v++) acc_add(a.v + v * H, r[v], H);
         }
     for (int pl = 0; pl < 2 && !NET_WINDOWS; pl++)
         for (uint64_t b = p.bb[pl]; b; b &= b - 1) acc_add(a.v, PLACE[pl][ctz(b)]);
