@@ -465,6 +465,46 @@ func TestSWAROutputExact(t *testing.T) {
 	}
 }
 
+// TestDotSqExact: the portable SCReLU output (dotSq, int32 products) equals a lane-by-lane sum
+// in int64 on random lanes (any int16 value, many in the clip range, c = qa included) and
+// weights up to the ±2^20 that Quantize allows, the extremes included, at every accumulator
+// scale.
+func TestDotSqExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	const wmax = 1 << 20
+	for k := minFTShift; k <= maxFTShift; k++ {
+		qa := int64(1) << k
+		for range 500 {
+			words := 1 + rng.IntN(64)
+			a := make([]uint64, words)
+			w := make([]int32, 4*words)
+			var want int64
+			for i := range a {
+				for l := range 4 {
+					v := int64(int16(rng.Uint32()))
+					if rng.IntN(4) != 0 {
+						v = rng.Int64N(3*qa) - qa
+					}
+					if rng.IntN(8) == 0 {
+						v = qa
+					}
+					a[i] |= uint64(uint16(v+laneBias)) << (16 * l)
+					wt := rng.Int64N(2*wmax+1) - wmax
+					if rng.IntN(8) == 0 {
+						wt = wmax * (1 - 2*rng.Int64N(2))
+					}
+					w[4*i+l] = int32(wt)
+					c := min(max(v, 0), qa)
+					want += (c * c >> k) * wt
+				}
+			}
+			if got := dotSq(a, w, int32(qa), uint(k)); got != want {
+				t.Fatalf("qa %d, %d lanes: dotSq %d, lane by lane %d", qa, 4*words, got, want)
+			}
+		}
+	}
+}
+
 // TestSCReLUSIMDExact: the AVX2 SCReLU output kernel equals the scalar one (dotSq) on random
 // lanes (any int16 value, and many near the clip range, c = qa included) and weights up to the
 // largest that outFitsSIMD admits (all of int16 up to 512 lanes), at every accumulator scale
