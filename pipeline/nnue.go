@@ -217,29 +217,25 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 	if err != nil {
 		return 0, err
 	}
-	n, chain, err := unseenExamples(m, rows, parent, func(id string) (data.Manifest, bool, error) {
+	return unseenExamples(c.logw, m, rows, parent, func(id string) (data.Manifest, bool, error) {
 		if !fileExists(own(id)) {
 			return data.Manifest{}, false, nil
 		}
 		am, err := data.ReadManifest(own(id), c.cfg.Game)
 		return am, err == nil, err
 	})
-	if err != nil {
-		return 0, err
-	}
-	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
-	return n, nil
 }
 
 // unseenExamples counts the examples of the window manifest m whose shards are in no manifest
 // of parent's line: parent, its parent and so on up the provenance rows, as far as load finds
-// a manifest (ok false ends the line). chain names the nets whose manifests were read.
-func unseenExamples(m data.Manifest, rows []ProvRow, parent string, load func(id string) (data.Manifest, bool, error)) (n int64, chain []string, err error) {
+// a manifest (ok false ends the line). It logs the count and the nets whose manifests it read.
+func unseenExamples(logw io.Writer, m data.Manifest, rows []ProvRow, parent string, load func(id string) (data.Manifest, bool, error)) (int64, error) {
 	seen := map[string]bool{}
+	var chain []string
 	for id, hops := parent, 0; id != "" && id != "-" && hops <= len(rows); hops++ {
 		am, ok, err := load(id)
 		if err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if !ok {
 			break
@@ -254,12 +250,14 @@ func unseenExamples(m data.Manifest, rows []ProvRow, parent string, load func(id
 		}
 		id = p.Parent
 	}
+	var n int64
 	for _, e := range m.Entries {
 		if !seen[e.SHA256] {
 			n += int64(e.Examples)
 		}
 	}
-	return n, chain, nil
+	fmt.Fprintf(logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
+	return n, nil
 }
 
 // eachShard calls fn with every finished shard in the run's shards directory last modified no

@@ -295,12 +295,7 @@ func (k *storeNNUE) newPositions(ctx context.Context, rows []ProvRow, candSHA st
 		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the generation's %d positions\n", parent, c.s.GenExamples)
 		return c.s.GenExamples, nil
 	}
-	n, chain, err := unseenExamples(m, rows, parent, func(id string) (data.Manifest, bool, error) { return load(netManifest(id)) })
-	if err != nil {
-		return 0, err
-	}
-	fmt.Fprintf(c.logw, "provenance: %d of the window's %d positions are in no window of %s\n", n, m.Examples(), strings.Join(chain, ", "))
-	return n, nil
+	return unseenExamples(c.logw, m, rows, parent, func(id string) (data.Manifest, bool, error) { return load(netManifest(id)) })
 }
 
 // writeReport writes report.html: the generations, the loss curves in loss/ and the

@@ -550,6 +550,7 @@ func dotSq(a []uint64, w []int32, qa int32, shift uint) int64 {
 	var s int64
 	for i, x := range a {
 		ww := w[4*i : 4*i+4 : 4*i+4]
+		// clip(x, l, qa) written out: through four clip calls the loop runs 12% slower.
 		c0 := min(max(int32(uint16(x))-laneBias, 0), qa)
 		c1 := min(max(int32(uint16(x>>16))-laneBias, 0), qa)
 		c2 := min(max(int32(uint16(x>>32))-laneBias, 0), qa)
