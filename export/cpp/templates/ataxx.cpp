@@ -630,7 +630,9 @@ inline int32_t order_value(const Pos& p, Move m, uint64_t us) {
 }
 
 inline int expected_moves(const Pos& p) {
-    int n = std::max((popcnt(empty_cells(p)) + 2) / 2, 3);
+    int e = popcnt(empty_cells(p));
+    int k = std::min(std::max(2 * (50 - e), 25), 75);
+    int n = std::max(((e + 2) / 2 * 100 + k) / (2 * k), 3);
     int r = own_turns_left(p);
     if (r < n) n = std::max(r, 1);
     return n;

@@ -64,10 +64,15 @@ var Reductions = func() *ab.LMR {
 	return &t
 }()
 
-// ExpectedMoves is how many own moves the clock is shared among: about half the empty cells
-// (every division fills one), at least 3, at most the moves the turn cap leaves.
+// ExpectedMoves is how many own moves the clock is shared among: half the empty cells (every
+// division fills one), scaled by 25/(50-empty) within [2/3, 2] and rounded, at least 3, at
+// most the moves the turn cap leaves. The scale moves time from the opening (45 empty cells:
+// half the even share) into the middle game (20 empty: 1.2 times it; 12 or fewer: 1.5
+// times): decided at the judge's clock (docs/search.md, "Time").
 func ExpectedMoves(pos *ataxx.Position) int {
-	n := max((bits.OnesCount64(pos.Empty())+2)/2, 3)
+	e := bits.OnesCount64(pos.Empty())
+	k := min(max(2*(50-e), 25), 75) // 50 times the scale, clamped to [0.5, 1.5]
+	n := max(((e+2)/2*100+k)/(2*k), 3)
 	if r := pos.OwnTurnsLeft(); r < n {
 		n = max(r, 1)
 	}
