@@ -68,7 +68,7 @@ var Reductions = func() *ab.LMR {
 // division fills one), scaled by 25/(50-empty) within [2/3, 2] and rounded, at least 3, at
 // most the moves the turn cap leaves. The scale moves time from the opening (45 empty cells:
 // half the even share) into the middle game (20 empty: 1.2 times it; 12 or fewer: 1.5
-// times): decided at the judge's clock (docs/search.md, "Time").
+// times): decided at the judge's clock (docs/search.md, "The clock's share").
 func ExpectedMoves(pos *ataxx.Position) int {
 	e := bits.OnesCount64(pos.Empty())
 	k := min(max(2*(50-e), 25), 75) // 50 times the scale, clamped to [0.5, 1.5]
