@@ -24,6 +24,14 @@ Usage:
         [-move-limit 2s] [-slow 100ms] [-parallel K] [-seed S] [-out DIR] [-mem MB] [-json]
   arena -game petri -a CMD -b CMD [-games N] [-size 10x4] [-rules driver|page]
         [-move-limit 2s] [-slow 200ms] [-parallel K] [-seed S] [-out DIR] [-json]
+  arena -paired X1 Y1 [X2 Y2 ...]
+
+-paired compares runs game by game: each pair of -out directories holds two runs of the
+same match (the same -seed, openings and B) with two A agents, X and Y. It prints the games
+both played, each A's score and Elo against B, the games where X's A did better and where
+Y's did, and the sign test's z over those (|z| > 1.96: they differ at 95%). At fixed nodes a
+move both agents are deterministic, so results differ only where X's and Y's moves do: a
+finer comparison against a reference engine than two scores side by side.
 
 Petri Dish (docs/rules.md §4) follows its driver petri.js: each program is run once per
 game with BEGIN on stdin (its species), then once per cell action with the cell's view on

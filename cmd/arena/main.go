@@ -65,6 +65,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 	asMB := fs.Uint64("as", 0, "address-space cap (RLIMIT_AS) of each agent in MB (0: none)")
 	grace := fs.Duration("grace", 500*time.Millisecond, "time an agent gets to exit after FINISH before it is killed")
 	asJSON := fs.Bool("json", false, "end stdout with the summary as one JSON line")
+	paired := fs.Bool("paired", false, "compare runs game by game: the arguments are pairs of -out directories, X Y [X Y ...]")
 	// King-of-the-Hill games (Slime): a process per move, four entries.
 	cCmd := fs.String("c", "", "King-of-the-Hill games: entry C's command (with -a, -b, -d: four entries)")
 	dCmd := fs.String("d", "", "King-of-the-Hill games: entry D's command")
@@ -80,6 +81,9 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 			return 0, err
 		}
 		return 2, err
+	}
+	if *paired {
+		return comparePaired(fs, stdout)
 	}
 	if fs.NArg() > 0 {
 		return 2, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -140,4 +144,42 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		Parallel: *parallel, Seed: *seed, Openings: *openings, Out: *out, MemMB: *memMB, AsMB: *asMB,
 		Grace: *grace, JSON: *asJSON}
 	return m.Run(stdout, stderr)
+}
+
+// comparePaired is -paired: the pairs of run directories in fs's arguments, compared game by
+// game (arena.Paired); no other flag applies.
+func comparePaired(fs *flag.FlagSet, stdout io.Writer) (int, error) {
+	var other []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "paired" {
+			other = append(other, "-"+f.Name)
+		}
+	})
+	if len(other) > 0 {
+		return 2, fmt.Errorf("%s: no flag but -paired applies to a comparison", strings.Join(other, " "))
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 || len(dirs)%2 != 0 {
+		return 2, fmt.Errorf("-paired takes pairs of run directories (X Y [X Y ...]), got %d", len(dirs))
+	}
+	var p arena.Paired
+	for i := 0; i < len(dirs); i += 2 {
+		x, err := arena.ReadRecords(dirs[i])
+		if err != nil {
+			return 1, err
+		}
+		y, err := arena.ReadRecords(dirs[i+1])
+		if err != nil {
+			return 1, err
+		}
+		if err := p.Add(x, y); err != nil {
+			return 1, fmt.Errorf("%s and %s: %w", dirs[i], dirs[i+1], err)
+		}
+	}
+	n := float64(p.Games)
+	fmt.Fprintf(stdout, "%d games in both runs\n", p.Games)
+	fmt.Fprintf(stdout, "X: %g points, %.1f%% (%+.0f Elo against B)\n", p.ScoreX, 100*p.ScoreX/n, p.EloX())
+	fmt.Fprintf(stdout, "Y: %g points, %.1f%% (%+.0f Elo against B)\n", p.ScoreY, 100*p.ScoreY/n, p.EloY())
+	fmt.Fprintf(stdout, "X better in %d games, Y better in %d: z %+.2f\n", p.XBetter, p.YBetter, p.Z)
+	return 0, nil
 }

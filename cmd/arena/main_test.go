@@ -92,6 +92,9 @@ func TestArenaFlags(t *testing.T) {
 		{[]string{"-a", "x", "-b", "y", "-ladder", "10s,fast"}, "not a positive duration"},
 		{[]string{"-a", "x", "-b", "y", "-ladder", "10s", "-clock-b", "20s"}, "does not go with -ladder"},
 		{[]string{"-game", "petri", "-a", "x", "-b", "y", "-sprt", "0,10"}, "does not apply to petri"},
+		{[]string{"-paired", "x"}, "pairs of run directories"},
+		{[]string{"-paired", "-games", "4", "x", "y"}, "no flag but -paired"},
+		{[]string{"-paired", t.TempDir(), t.TempDir()}, "no game records"},
 	} {
 		fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 		fs.SetOutput(&bytes.Buffer{})
@@ -99,6 +102,36 @@ func TestArenaFlags(t *testing.T) {
 		code, err := run(fs, c.args, &out, &errOut)
 		if err == nil || code == 0 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: code %d err %v, want %q", c.args, code, err, c.want)
+		}
+	}
+}
+
+// TestArenaPaired: -paired reads two runs' records and prints the game-by-game comparison.
+func TestArenaPaired(t *testing.T) {
+	run1 := func(scores []float64) string {
+		dir := t.TempDir()
+		for i, s := range scores {
+			b, err := json.Marshal(map[string]any{"format": "colony-arena-game", "version": 2, "game": "bacteria-war",
+				"index": i, "seed": 5, "start": fmt.Sprintf("opening %d", i/2), "a_first": i%2 == 0, "a_score": s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("game-%05d.json", i)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	x, y := run1([]float64{1, 1, 0, 1}), run1([]float64{1, 0, 0, 0})
+	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
+	fs.SetOutput(&bytes.Buffer{})
+	var out bytes.Buffer
+	if code, err := run(fs, []string{"-paired", x, y, y, x}, &out, &bytes.Buffer{}); code != 0 || err != nil {
+		t.Fatalf("code %d err %v", code, err)
+	}
+	for _, want := range []string{"8 games in both runs", "X: 4 points, 50.0%", "Y: 4 points, 50.0%", "X better in 2 games, Y better in 2: z +0.00"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
 }
