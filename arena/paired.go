@@ -34,21 +34,13 @@ func ReadRecords(dir string) ([]*Record, error) {
 			return nil, fmt.Errorf("%s: format %q, want %q", p, r.Format, RecordFormat)
 		case r.Version < 1 || r.Version > RecordVersion:
 			return nil, fmt.Errorf("%s: record version %d, this build reads 1 to %d", p, r.Version, RecordVersion)
-		case r.Game != recs0Game(recs, r):
+		case len(recs) > 0 && r.Game != recs[0].Game:
 			return nil, fmt.Errorf("%s: game %q, the directory's first record is %q", p, r.Game, recs[0].Game)
 		}
 		recs = append(recs, r)
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Index < recs[j].Index })
 	return recs, nil
-}
-
-// recs0Game is the game of the first record read (r's own when it is the first).
-func recs0Game(recs []*Record, r *Record) string {
-	if len(recs) == 0 {
-		return r.Game
-	}
-	return recs[0].Game
 }
 
 // Paired compares two runs of the same games: the same game, seed, openings and colours, and
@@ -104,10 +96,9 @@ func (p *Paired) Add(x, y []*Record) error {
 	if n == 0 {
 		return fmt.Errorf("the runs have no game index in common")
 	}
+	p.Z = 0
 	if d := p.XBetter + p.YBetter; d > 0 {
 		p.Z = float64(p.XBetter-p.YBetter) / math.Sqrt(float64(d))
-	} else {
-		p.Z = 0
 	}
 	return nil
 }

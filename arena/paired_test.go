@@ -98,6 +98,13 @@ func TestPairedRefusesOtherGames(t *testing.T) {
 	if _, err := ReadRecords(bad); err == nil || !strings.Contains(err.Error(), "format") {
 		t.Errorf("a record of another format: err %v", err)
 	}
+	mixed := writeRun(t, []float64{1}, 7, startOf)
+	if err := os.WriteFile(filepath.Join(mixed, "game-00001.json"), []byte(`{"format":"colony-arena-game","version":2,"game":"slime","index":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRecords(mixed); err == nil || !strings.Contains(err.Error(), "first record") {
+		t.Errorf("records of two games in one directory: err %v", err)
+	}
 	var p Paired
 	rx, _ := ReadRecords(x)
 	if err := p.Add(rx, nil); err == nil {
