@@ -310,11 +310,12 @@ func TestCPPSearch(t *testing.T) {
 }
 
 // knobsConfig is nnab's search configuration with the knobs of engine/alphabeta that its
-// default leaves off turned on (singular extensions at non-PV nodes with the negative one,
-// history aging, the soft time scaled by the best root move's node share, late-move pruning)
-// and some it turns on set otherwise (aspiration from depth 4, so that the fixed-depth
-// searches fail high and low, the depth*depth history bonus, another history divisor), so
-// that the C++ port of every knob is checked whatever nnab's tuning leaves on.
+// default leaves off turned on (the singular extensions' negative one, history aging, the
+// soft time scaled by the best root move's node share, late-move pruning) and some it turns
+// on set otherwise (singular extensions from depth 4 at 3 a ply, aspiration from depth 4, so
+// that the fixed-depth searches fail high and low, the depth*depth history bonus, another
+// history divisor), so that the C++ port of every knob is checked whatever nnab's tuning
+// leaves on.
 func knobsConfig() ab.Config[ataxx.Move] {
 	c := nnab.SearchConfig()
 	c.SEDepth, c.SEMargin, c.SENegative = 4, 3, true

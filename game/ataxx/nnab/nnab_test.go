@@ -420,28 +420,47 @@ func benchMidgame(b *testing.B) ataxx.Position {
 	return p
 }
 
-// TestExperimentsChangeTheTree: the search experiments that are off by default (singular
-// extensions; IIR is on by default) change at least one of four deep searches' trees when on
-// (the midgame and the start, depths 8 and 9), and still play legal moves without allocating.
-func TestExperimentsChangeTheTree(t *testing.T) {
+// TestSingularChangesTheTree: the default's singular extensions, and the experiment that
+// turns them on where a configuration has none (Options.Singular, at alphabeta's SEDepth and
+// SEMargin), each change at least one of four deep searches' trees against the default
+// without them (the midgame and the start, depths 8 and 9), and still play legal moves
+// without allocating.
+func TestSingularChangesTheTree(t *testing.T) {
 	mid, err := ataxx.ParseDiagram(midgame, ataxx.O)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if config.SEDepth == 0 {
+		t.Fatal("the default search has no singular extensions")
+	}
+	noSE := config
+	noSE.SEDepth, noSE.SEMargin = 0, 0
 	net := benchNet(t)
-	// An experiment need not fire in every search: it must change at least one of these trees.
+	variants := []struct {
+		name string
+		o    Options
+		c    ab.Config[ataxx.Move]
+	}{
+		{"without singular extensions", Options{}, noSE},
+		{"default", Options{}, config},
+		{"experiment se on the configuration without them", Options{Options: ab.Options{Singular: true}}, noSE},
+	}
+	// A switch need not fire in every search: it must change at least one of these trees.
 	positions := []ataxx.Position{mid, ataxx.Start()}
 	var base []int64
-	for i, o := range []Options{{}, {Options: ab.Options{Singular: true}}} {
-		o.Net, o.HashMB = net, 4
+	for i, v := range variants {
+		v.o.Net, v.o.HashMB = net, 4
 		changed := false
 		for j, p := range positions {
 			for _, depth := range []int{8, 9} {
-				e := newEngine(t, o)
+				e, err := newWithConfig(v.o, v.c)
+				if err != nil {
+					t.Fatal(err)
+				}
 				m := e.BestMove(p, engine.Limits{Depth: depth})
 				_, _, nodes := e.Stats()
 				if !p.IsLegal(m) {
-					t.Fatalf("%+v: illegal %v", o, m)
+					t.Fatalf("%s: illegal %v", v.name, m)
 				}
 				if i == 0 {
 					base = append(base, nodes)
@@ -449,13 +468,16 @@ func TestExperimentsChangeTheTree(t *testing.T) {
 					changed = true
 				}
 			}
-			e := newEngine(t, o)
+			e, err := newWithConfig(v.o, v.c)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if a := testing.AllocsPerRun(2, func() { e.BestMove(p, engine.Limits{Depth: 5}) }); a != 0 {
-				t.Errorf("%+v: %v allocations per search", o, a)
+				t.Errorf("%s: %v allocations per search", v.name, a)
 			}
 		}
 		if i > 0 && !changed {
-			t.Errorf("%+v: the same trees as without it (%v nodes)", o, base)
+			t.Errorf("%s: the same trees as without singular extensions (%v nodes)", v.name, base)
 		}
 	}
 }

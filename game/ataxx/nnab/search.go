@@ -15,7 +15,9 @@ import (
 // ply, from the third move); table cuts at PV nodes; IIR from depth 3; late-move reductions
 // round(1 + 0.5 ln(depth) ln(index+1)) from the third move, killers and root moves too, a ply
 // less on the PV, less by history/12288; history bonus min(300 depth, 1500); aspiration from
-// depth 7 at ±6, widening 1.5 times, a fail high re-searched a ply shallower. Scores are
+// depth 7 at ±6, widening 1.5 times, a fail high re-searched a ply shallower; singular
+// extensions off the PV from depth 6 against the table's score less 1 a ply, with their
+// multi-cut (no negative extension: with it they lost to Zataxx on paired games). Scores are
 // tanh(s/300) in expectation, so Zataxx's margins (sigmoid(s/400)) shrink by 0.375 here.
 var config = func() ab.Config[ataxx.Move] {
 	c := abrules.SearchConfig()
@@ -29,6 +31,7 @@ var config = func() ab.Config[ataxx.Move] {
 	c.ReduceKillers, c.ReduceRoot, c.LMRHistDiv = true, true, 12288
 	c.HistMult, c.HistMax = 300, 1500
 	c.Aspiration, c.AspDepth, c.AspGrow, c.AspFailHighShallower, c.AspFailLowMid = 6, 7, 24, true, true
+	c.SEDepth, c.SEMargin = 6, 1
 	return c
 }()
 
