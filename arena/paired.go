@@ -72,7 +72,7 @@ func (p *Paired) Add(x, y []*Record) error {
 	for _, r := range y {
 		byIndex[r.Index] = r
 	}
-	n := 0
+	before := p.Games
 	for _, a := range x {
 		b, ok := byIndex[a.Index]
 		if !ok {
@@ -82,7 +82,6 @@ func (p *Paired) Add(x, y []*Record) error {
 			return fmt.Errorf("game %d is not the same game in both runs (game %s/%s, seed %d/%d, start %q/%q, A first %v/%v)",
 				a.Index, a.Game, b.Game, a.Seed, b.Seed, a.Start, b.Start, a.AFirst, b.AFirst)
 		}
-		n++
 		p.Games++
 		p.ScoreX += a.AScore
 		p.ScoreY += b.AScore
@@ -93,7 +92,7 @@ func (p *Paired) Add(x, y []*Record) error {
 			p.YBetter++
 		}
 	}
-	if n == 0 {
+	if p.Games == before {
 		return fmt.Errorf("the runs have no game index in common")
 	}
 	p.Z = 0
