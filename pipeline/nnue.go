@@ -48,6 +48,17 @@ type NNUEConfig struct {
 	// the games' safety clock.
 	SPRTNodes    int64 `json:"sprt_nodes,omitempty"`
 	ConfirmGames int   `json:"confirm_games"` // at Config.GateClock; promote at Config.Promote
+
+	// Ref, when set, is a reference opponent's command (an engine outside the lineage, such
+	// as a public one behind `agent -engine uai`). Once the fast gate passes, the candidate and
+	// the best net each play RefGames games against it on the same openings and colours, at
+	// SPRTNodes a move (else at SPRTClock), and the two runs are compared game by game
+	// (arena.Paired): a candidate whose sign test over the games with different results is at
+	// or below RefMinZ is rejected, so that a gain against its own parent that is a loss
+	// against an engine outside the lineage is not promoted.
+	Ref      []string `json:"ref,omitempty"`
+	RefGames int      `json:"ref_games,omitempty"`
+	RefMinZ  float64  `json:"ref_min_z,omitempty"`
 }
 
 // DefaultNNUE returns the data settings of the current generation and a gate of SPRT(0,20)
@@ -61,7 +72,8 @@ type NNUEConfig struct {
 func DefaultNNUE() *NNUEConfig {
 	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 5000, SoftNodes: 2500, HashMB: 8,
 		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1, ScoreWeight: 0.5,
-		SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40}
+		SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40,
+		RefGames: 200, RefMinZ: -1.645}
 }
 
 func (n *NNUEConfig) check() error {
@@ -72,6 +84,8 @@ func (n *NNUEConfig) check() error {
 		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
 	case n.SPRTGames < 1 || n.SPRTClock <= 0 || n.ConfirmGames < 0 || n.SPRTNodes < 0:
 		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
+	case len(n.Ref) > 0 && n.RefGames < 2:
+		return errors.New("pipeline: nnue: a reference gate needs at least 2 games")
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
@@ -106,6 +120,30 @@ type NNUEGate struct {
 	Pentanomial [5]int   `json:"pentanomial,omitzero"`
 	PairKeys    []string `json:"pair_keys,omitempty"`
 	Refused     int      `json:"refused,omitempty"`
+	// Ref is the reference gate's comparison (NNUEConfig.Ref), when it was played.
+	Ref *RefGate `json:"ref,omitempty"`
+}
+
+// RefGate is the reference gate's result: the candidate's and the best net's games against
+// the reference engine on the same openings, compared game by game.
+type RefGate struct {
+	Games           int     `json:"games"`            // games both played
+	Candidate       float64 `json:"candidate_score"`  // the candidate's score against the reference
+	Best            float64 `json:"best_score"`       // the best net's, on the same games
+	CandidateBetter int     `json:"candidate_better"` // games where the candidate scored more
+	BestBetter      int     `json:"best_better"`      // and where the best net did
+	Z               float64 `json:"z"`                // the sign test: (candidate - best) / sqrt(both)
+	MinZ            float64 `json:"min_z"`            // the rejection bound: Z <= MinZ rejects
+}
+
+// passes reports whether the candidate did not do worse than the best net against the
+// reference: its sign test is above the bound.
+func (r *RefGate) passes() bool { return r.Z > r.MinZ }
+
+// String is the reference gate as the provenance writes it.
+func (r *RefGate) String() string {
+	return fmt.Sprintf("reference %.1f%% (parent %.1f%%) over %d games, candidate better in %d, worse in %d, z %+.2f",
+		100*r.Candidate, 100*r.Best, r.Games, r.CandidateBetter, r.BestBetter, r.Z)
 }
 
 // verdict is the fast gate's verdict as the provenance writes it.
@@ -524,6 +562,12 @@ func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 	res.NNUE = g
 	res.record(sum)
 	res.Promoted = sprtPasses(g.SPRT, g.SPRTElo, g.SPRTEloErr) && res.Verdicts == 0
+	if res.Promoted && len(n.Ref) > 0 {
+		if g.Ref, err = k.refGate(ctx, w, res, agent); err != nil {
+			return err
+		}
+		res.Promoted = g.Ref.passes() && res.Verdicts == 0
+	}
 	if res.Promoted && n.ConfirmGames > 0 {
 		ac.Games, ac.Clock, ac.SPRT, ac.OutDir = n.ConfirmGames, c.cfg.GateClock, nil, filepath.Join(gdir, "arena-confirm")
 		ac.A, ac.B = agent(cand, 0), agent(c.st.Best, 0)
@@ -537,6 +581,39 @@ func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 		res.Promoted = sum.AScore >= c.cfg.Promote && res.Verdicts == 0
 	}
 	return nil
+}
+
+// refGate plays the candidate and the best net against the reference engine on the same
+// openings (the same seed) and compares the two runs game by game.
+func (k nnueKind) refGate(ctx context.Context, w io.Writer, res *GenResult, agent func(string, int64) []string) (*RefGate, error) {
+	c, n := k.c, k.n
+	var runs [2][]*arena.Record
+	for i, side := range []struct{ name, model string }{{"candidate", res.Candidate}, {"best", c.st.Best}} {
+		dir := filepath.Join(c.genDir(), "arena-ref-"+side.name)
+		ac := arena.Config{Rules: c.game.Rules(), A: agent(side.model, n.SPRTNodes), B: n.Ref, Games: n.RefGames,
+			Clock: n.SPRTClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed() + 2,
+			Mem: arena.Limits{RSS: 1 << 30}, OutDir: dir}
+		sum, err := c.play(ctx, w, "ref-"+side.name, ac)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			// The candidate's crashes and time losses count against it; the scores stay the
+			// fast gate's (the generation's Elo is measured against the best net, not this).
+			res.Verdicts += sum.ATLE + sum.ARE + sum.ACrash
+		}
+		if runs[i], err = arena.ReadRecords(dir); err != nil {
+			return nil, err
+		}
+	}
+	var p arena.Paired
+	if err := p.Add(runs[0], runs[1]); err != nil {
+		return nil, fmt.Errorf("reference gate: %w", err)
+	}
+	r := &RefGate{Games: p.Games, Candidate: p.ScoreX / float64(p.Games), Best: p.ScoreY / float64(p.Games),
+		CandidateBetter: p.XBetter, BestBetter: p.YBetter, Z: p.Z, MinZ: n.RefMinZ}
+	fmt.Fprintf(w, "ref: %s (rejected at z <= %+.2f)\n", r, r.MinZ)
+	return r, nil
 }
 
 // sprtPasses is the fast gate's decision: H1, or, when the games ran out first (an elo1 close
@@ -584,6 +661,9 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	n, g := k.n, res.NNUE
 	gate := fmt.Sprintf("SPRT(%s) %s after %d games at %s, %.1f%% (%+.0f +/- %.0f Elo)", n.SPRT, g.verdict(), g.SPRTGames, moveBudget(n.SPRTNodes, n.SPRTClock),
 		100*g.SPRTScore, g.SPRTElo, g.SPRTEloErr)
+	if g.Ref != nil {
+		gate += "; " + g.Ref.String()
+	}
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}

@@ -330,3 +330,78 @@ func TestSPRTPasses(t *testing.T) {
 		t.Error("elo0 50, +83 ± 41: the interval reaches elo0, want a rejection")
 	}
 }
+
+// TestNNUEReferenceGate gates a candidate that is the best net itself (its file differs only
+// in the training step it records) through the reference gate: the two nets play the reference engine (Colony's classical alpha-beta at a fixed node
+// budget) on the same openings and, both deterministic, score the same in every game, so the
+// paired sign test is exactly 0. At the default bound (z <= -1.645 rejects) the candidate is
+// promoted with the reference games in its gate and provenance; at a bound of 0 it is rejected
+// before the confirm games, and no net is written.
+func TestNNUEReferenceGate(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		minZ    float64
+		promote bool
+	}{{DefaultNNUE().RefMinZ, true}, {0, false}} {
+		models := nnueModels(t)
+		cfg := tinyNNUEConfig(t, models)
+		n := cfg.NNUE
+		n.Ref, n.RefGames, n.RefMinZ = []string{cfg.Agent, "-game", "bacteria-war", "-engine", "alphabeta", "-nodes", "200"}, 2, c.minZ
+		cy, err := Open(filepath.Join(t.TempDir(), "run"), g, cfg, testLog{t})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The generation's candidate is the best net, its gate the next stage.
+		gen := cy.genDir()
+		if err := os.MkdirAll(gen, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		m := mustLoad(t, cy.State().Best)
+		m.Step++
+		if err := m.Save(filepath.Join(gen, "candidate.nnue")); err != nil {
+			t.Fatal(err)
+		}
+		if err := cy.save(StageGate); err != nil {
+			t.Fatal(err)
+		}
+		res, err := cy.Generation(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.NNUE == nil || res.NNUE.Ref == nil {
+			t.Fatalf("min z %v: no reference gate in %+v", c.minZ, res)
+		}
+		r := res.NNUE.Ref
+		if r.Games != 2 || r.Z != 0 || r.CandidateBetter != 0 || r.BestBetter != 0 || r.Candidate != r.Best || r.MinZ != c.minZ {
+			t.Errorf("min z %v: reference gate %+v, want 2 games scored alike (z 0)", c.minZ, r)
+		}
+		if res.Promoted != c.promote {
+			t.Fatalf("min z %v: promoted %v, want %v (%+v)", c.minZ, res.Promoted, c.promote, r)
+		}
+		confirmed := res.NNUE.ConfirmGames > 0
+		if confirmed != c.promote {
+			t.Errorf("min z %v: %d confirm games (a rejection by the reference plays none)", c.minZ, res.NNUE.ConfirmGames)
+		}
+		for _, side := range []string{"candidate", "best"} {
+			var sum arena.Summary
+			if err := readJSON(filepath.Join(gen, "arena-ref-"+side, "summary.json"), &sum); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(sum.ACmd, " -nodes 300") || !strings.Contains(sum.BCmd, "-engine alphabeta -nodes 200") {
+				t.Errorf("reference run of the %s: A %q, B %q", side, sum.ACmd, sum.BCmd)
+			}
+		}
+		_, err = os.Stat(filepath.Join(models, "000005.nnue"))
+		if c.promote {
+			row := lastRow(t, models)
+			if err != nil || row.Net != "000005" || !strings.Contains(row.Gate, "; reference ") || !strings.Contains(row.Gate, " over 2 games, ") {
+				t.Errorf("promoted net: %v; provenance gate %q", err, row.Gate)
+			}
+		} else if err == nil {
+			t.Error("a candidate rejected by the reference gate was written as 000005.nnue")
+		}
+	}
+}

@@ -85,6 +85,9 @@ func generationRows(history []GenResult) []report.Generation {
 			if n.Pairs > 0 {
 				g.Gate = fmt.Sprintf("SPRT %s after %d pairs %v (%.1f%%)", n.SPRT.Verdict, n.Pairs, n.Pentanomial, 100*n.SPRTScore)
 			}
+			if n.Ref != nil {
+				g.Gate += "; " + n.Ref.String()
+			}
 			if n.ConfirmGames > 0 {
 				g.Gate += fmt.Sprintf("; confirm %.1f%% in %d games", 100*n.ConfirmScore, n.ConfirmGames)
 			}
