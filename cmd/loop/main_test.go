@@ -32,6 +32,8 @@ func TestFlags(t *testing.T) {
 		{[]string{"-game", "no-such-game", "-run", t.TempDir()}, 2, "unknown game"},
 		{[]string{"-run", t.TempDir(), "-init", "random:x"}, 1, "random:BLOCKSxCHANNELS"},
 		{[]string{"-run", t.TempDir(), "-models", t.TempDir()}, 1, "none in"},
+		{[]string{"-nnue", "-run", filepath.Join(t.TempDir(), "r"), "-models", "../../models/bacteria-war/nnue", "-ref", "bin/agent -engine greedy", "-ref-games", "1"},
+			1, "a reference gate needs at least 2 games"},
 	} {
 		if code, out := runArgs(tc.args...); code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("%q: exit %d (want %d), output lacks %q:\n%s", tc.args, code, tc.code, tc.want, out)
