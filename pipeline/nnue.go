@@ -563,7 +563,7 @@ func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 	res.record(sum)
 	res.Promoted = sprtPasses(g.SPRT, g.SPRTElo, g.SPRTEloErr) && res.Verdicts == 0
 	if res.Promoted && len(n.Ref) > 0 {
-		if g.Ref, err = k.refGate(ctx, w, res, agent); err != nil {
+		if g.Ref, err = k.refGate(ctx, w, res, ac, agent); err != nil {
 			return err
 		}
 		res.Promoted = g.Ref.passes() && res.Verdicts == 0
@@ -584,15 +584,14 @@ func (k nnueKind) gate(ctx context.Context, w io.Writer, res *GenResult) error {
 }
 
 // refGate plays the candidate and the best net against the reference engine on the same
-// openings (the same seed) and compares the two runs game by game.
-func (k nnueKind) refGate(ctx context.Context, w io.Writer, res *GenResult, agent func(string, int64) []string) (*RefGate, error) {
+// openings (the same seed) and compares the two runs game by game. sprt is the fast gate's
+// match: the reference runs keep its clock, node budget, parallelism and openings.
+func (k nnueKind) refGate(ctx context.Context, w io.Writer, res *GenResult, sprt arena.Config, agent func(string, int64) []string) (*RefGate, error) {
 	c, n := k.c, k.n
 	var runs [2][]*arena.Record
 	for i, side := range []struct{ name, model string }{{"candidate", res.Candidate}, {"best", c.st.Best}} {
-		dir := filepath.Join(c.genDir(), "arena-ref-"+side.name)
-		ac := arena.Config{Rules: c.game.Rules(), A: agent(side.model, n.SPRTNodes), B: n.Ref, Games: n.RefGames,
-			Clock: n.SPRTClock, Parallel: c.cfg.GateParallel, Openings: c.cfg.GateOpenings, Seed: c.seed() + 2,
-			Mem: arena.Limits{RSS: 1 << 30}, OutDir: dir}
+		ac, dir := sprt, filepath.Join(c.genDir(), "arena-ref-"+side.name)
+		ac.A, ac.B, ac.Games, ac.SPRT, ac.Seed, ac.OutDir = agent(side.model, n.SPRTNodes), n.Ref, n.RefGames, nil, sprt.Seed+2, dir
 		sum, err := c.play(ctx, w, "ref-"+side.name, ac)
 		if err != nil {
 			return nil, err

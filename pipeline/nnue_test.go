@@ -332,9 +332,10 @@ func TestSPRTPasses(t *testing.T) {
 }
 
 // TestNNUEReferenceGate gates a candidate that is the best net itself (its file differs only
-// in the training step it records) through the reference gate: the two nets play the reference engine (Colony's classical alpha-beta at a fixed node
-// budget) on the same openings and, both deterministic, score the same in every game, so the
-// paired sign test is exactly 0. At the default bound (z <= -1.645 rejects) the candidate is
+// in the training step it records) through the reference gate: the two nets play the
+// reference engine (Colony's classical alpha-beta at a fixed node budget) on the same
+// openings and, both deterministic, score the same in every game, so the paired sign test is
+// exactly 0. At the default bound (z <= -1.645 rejects) the candidate is
 // promoted with the reference games in its gate and provenance; at a bound of 0 it is rejected
 // before the confirm games, and no net is written.
 func TestNNUEReferenceGate(t *testing.T) {

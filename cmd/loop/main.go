@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	adjScore := fs.Int("nnue-adjudicate-score", int(n.AdjScore), "with -nnue: a data game ends once -nnue-adjudicate-plies searches in a row score beyond ± this (0: play out)")
 	fs.IntVar(&n.AdjPlies, "nnue-adjudicate-plies", n.AdjPlies, "with -nnue: see -nnue-adjudicate-score")
 	fs.IntVar(&n.ConfirmGames, "confirm-games", n.ConfirmGames, "with -nnue: confirm games at -gate-clock after SPRT H1, promote at -promote (0: none)")
-	ref := fs.String("ref", "", "with -nnue: a reference opponent's command (e.g. 'bin/agent -engine uai -uai-cmd ENGINE'); after the fast gate the candidate and the best net each play -ref-games against it on the same openings at -sprt-nodes, and a candidate that does worse there (paired sign test z <= -ref-min-z) is rejected")
+	ref := fs.String("ref", "", "with -nnue: a reference opponent's command (e.g. 'bin/agent -engine uai -uai-cmd ENGINE'); after the fast gate the candidate and the best net each play -ref-games against it on the same openings at -sprt-nodes, and a candidate that does worse there (paired sign test z at or below -ref-min-z) is rejected")
 	fs.IntVar(&n.RefGames, "ref-games", n.RefGames, "with -nnue -ref: games each net plays against the reference")
 	fs.Float64Var(&n.RefMinZ, "ref-min-z", n.RefMinZ, "with -nnue -ref: reject the candidate when the paired sign test's z against the best net is at or below this")
 	if err := fs.Parse(args); err != nil {
