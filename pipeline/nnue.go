@@ -39,6 +39,10 @@ type NNUEConfig struct {
 	AdjScore       int32         `json:"adjudicate_score"`
 	AdjPlies       int           `json:"adjudicate_plies"`
 	ScoreWeight    float64       `json:"score_weight"` // the trainer's blend of search score and result
+	// TeacherWeight, when > 0, blends the best net's own value into every training target
+	// (train.NNUEConfig.Teacher, the parent as the teacher): a warm start on a window of only
+	// new data then keeps what the parent knew instead of fitting that data alone.
+	TeacherWeight float64 `json:"teacher_weight,omitempty"`
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -86,9 +90,21 @@ func (n *NNUEConfig) check() error {
 		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
 	case len(n.Ref) > 0 && n.RefGames < 2:
 		return errors.New("pipeline: nnue: a reference gate needs at least 2 games")
+	case n.TeacherWeight < 0 || n.TeacherWeight >= 1:
+		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", n.TeacherWeight)
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
+}
+
+// labels is the provenance's per_move column: the data's engine and node budget, and the
+// parent's share of the targets when it taught.
+func (n *NNUEConfig) labels() string {
+	s := fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes)
+	if n.TeacherWeight > 0 {
+		s += fmt.Sprintf(", parent teacher %g", n.TeacherWeight)
+	}
+	return s
 }
 
 // BootstrapGame is a Game whose engines play themselves into shards (a registry.Game).
@@ -467,8 +483,8 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	t0 := time.Now()
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
-		ScoreWeight: k.n.ScoreWeight, CSV: filepath.Join(c.genDir(), "loss.csv"), ValFrac: cycleValFrac,
-		Manifest: filepath.Join(c.genDir(), windowManifest)})
+		ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
+		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest)})
 	if err != nil {
 		return err
 	}
@@ -492,8 +508,10 @@ type nnueTraining struct {
 	Steps           int64
 	Window, Batch   int
 	LR, ScoreWeight float64
-	Seed            uint64
-	AfterSave       func(step int64) // see train.NNUEConfig
+	// TeacherWeight, when > 0, makes Best the teacher of the training (train.NNUEConfig).
+	TeacherWeight float64
+	Seed          uint64
+	AfterSave     func(step int64) // see train.NNUEConfig
 }
 
 // cycleValFrac is the share of a run's shards a generation's training holds out.
@@ -519,6 +537,9 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
 		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
 		Manifest: t.Manifest}
+	if t.TeacherWeight > 0 {
+		tc.Teacher, tc.TeacherWeight = t.Best, t.TeacherWeight
+	}
 	if t.ValFrac > 0 && t.CSV != "" {
 		tc.EpochCSV = filepath.Join(filepath.Dir(t.CSV), "epochs.csv")
 		tc.Plot = filepath.Join(filepath.Dir(t.CSV), "loss.svg")
@@ -667,7 +688,7 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
 	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, positions,
-		fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), trainSec, gate)
+		n.labels(), int64(c.cfg.TrainSteps), trainSec, gate)
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss),
 	// and the list of the shards it was trained on (NNNNNN-window.tsv: its children's count of
 	// new positions reads it).

@@ -32,6 +32,7 @@ func TestNNUECycle(t *testing.T) {
 	models := nnueModels(t)
 	cfg := tinyNNUEConfig(t, models)
 	n := cfg.NNUE
+	n.TeacherWeight = 0.5 // the parent teaches: its value is half of every target
 
 	run := filepath.Join(t.TempDir(), "run")
 	// Stopped after each of the first two stages, opened again each time.
@@ -89,8 +90,13 @@ func TestNNUECycle(t *testing.T) {
 		}
 	}
 	m, err := nnue.Load(want)
-	if err != nil || m.Step != mustLoad(t, filepath.Join(models, "000004.nnue")).Step+4 {
+	parent := mustLoad(t, filepath.Join(models, "000004.nnue"))
+	if err != nil || m.Step != parent.Step+4 {
 		t.Fatalf("promoted net: %v, %v", m, err)
+	}
+	if m.Meta["train.teacher_sha256"] != parent.SHA256() || m.Meta["train.teacher_weight"] != "0.5" {
+		t.Errorf("the candidate's teacher: %q at %q, want the parent %.12s at 0.5",
+			m.Meta["train.teacher_sha256"], m.Meta["train.teacher_weight"], parent.SHA256())
 	}
 	var gen nnueGen
 	if err := readJSON(filepath.Join(run, "gen-0001", "selfplay.json"), &gen); err != nil || gen.Positions == 0 {
@@ -98,7 +104,7 @@ func TestNNUECycle(t *testing.T) {
 	}
 	row := lastRow(t, models)
 	if row.Net != "000005" || row.Parent != "000004" || row.PositionsNew != gen.Positions ||
-		row.PositionsTotal != 395960+gen.Positions || row.Steps != 4 {
+		row.PositionsTotal != 395960+gen.Positions || row.Steps != 4 || !strings.HasSuffix(row.PerMove, ", parent teacher 0.5") {
 		t.Fatalf("provenance row %+v (generation %+v)", row, gen)
 	}
 	if !strings.Contains(row.Gate, "SPRT(-1000,-200,0.45,0.45) H1 after ") || !strings.Contains(row.Gate, " games at 300 nodes, ") {

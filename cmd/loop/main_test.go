@@ -34,6 +34,8 @@ func TestFlags(t *testing.T) {
 		{[]string{"-run", t.TempDir(), "-models", t.TempDir()}, 1, "none in"},
 		{[]string{"-nnue", "-run", filepath.Join(t.TempDir(), "r"), "-models", "../../models/bacteria-war/nnue", "-ref", "bin/agent -engine greedy", "-ref-games", "1"},
 			1, "a reference gate needs at least 2 games"},
+		{[]string{"-nnue", "-run", filepath.Join(t.TempDir(), "r"), "-models", "../../models/bacteria-war/nnue", "-teacher-weight", "1"},
+			1, "teacher weight 1: want 0 (none) or in (0, 1)"},
 	} {
 		if code, out := runArgs(tc.args...); code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("%q: exit %d (want %d), output lacks %q:\n%s", tc.args, code, tc.code, tc.want, out)
