@@ -90,19 +90,29 @@ func (n *NNUEConfig) check() error {
 		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
 	case len(n.Ref) > 0 && n.RefGames < 2:
 		return errors.New("pipeline: nnue: a reference gate needs at least 2 games")
-	case n.TeacherWeight < 0 || n.TeacherWeight >= 1:
-		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", n.TeacherWeight)
+	}
+	if err := checkTeacher(n.TeacherWeight); err != nil {
+		return err
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
 }
 
+// checkTeacher refuses a parent's share of the targets outside [0, 1): at 1 the candidate
+// would learn its parent alone.
+func checkTeacher(w float64) error {
+	if w < 0 || w >= 1 {
+		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", w)
+	}
+	return nil
+}
+
 // labels is the provenance's per_move column: the data's engine and node budget, and the
 // parent's share of the targets when it taught.
-func (n *NNUEConfig) labels() string {
-	s := fmt.Sprintf("%s nodes %d soft %d", n.Engine, n.Nodes, n.SoftNodes)
-	if n.TeacherWeight > 0 {
-		s += fmt.Sprintf(", parent teacher %g", n.TeacherWeight)
+func labels(engine string, nodes, soft int64, teacher float64) string {
+	s := fmt.Sprintf("%s nodes %d soft %d", engine, nodes, soft)
+	if teacher > 0 {
+		s += fmt.Sprintf(", parent teacher %g", teacher)
 	}
 	return s
 }
@@ -688,7 +698,7 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
 	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, positions,
-		n.labels(), int64(c.cfg.TrainSteps), trainSec, gate)
+		labels(n.Engine, n.Nodes, n.SoftNodes, n.TeacherWeight), int64(c.cfg.TrainSteps), trainSec, gate)
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss),
 	// and the list of the shards it was trained on (NNNNNN-window.tsv: its children's count of
 	// new positions reads it).

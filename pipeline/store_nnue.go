@@ -30,6 +30,8 @@ type StoreNNUE struct {
 	Nodes       int64   `json:"nodes"`      // the data workers' hard node budget per move
 	SoftNodes   int64   `json:"soft_nodes"` // and their soft one (recorded in the provenance)
 	ScoreWeight float64 `json:"score_weight"`
+	// TeacherWeight, when > 0, makes the best net its candidate's teacher (NNUEConfig).
+	TeacherWeight float64 `json:"teacher_weight,omitempty"`
 
 	SPRT      string `json:"sprt"`       // elo0,elo1[,alpha,beta] over pairs
 	GateNodes int64  `json:"gate_nodes"` // per gate move, both sides (0: GateClock)
@@ -73,6 +75,9 @@ func (k *storeNNUE) check() error {
 		return errors.New("pipeline: nnue: the gate needs a node budget or a clock")
 	case n.MaxPairs < 1 || n.GatePlies < 0:
 		return errors.New("pipeline: nnue: the gate needs max pairs >= 1 (random plies >= 0)")
+	}
+	if err := checkTeacher(n.TeacherWeight); err != nil {
+		return err
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
@@ -167,7 +172,7 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 	}
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
-		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, CSV: csv, ValFrac: cycleValFrac,
+		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac,
 		Manifest: man, AfterSave: func(int64) { upload() }})
 	if err != nil {
 		return err
@@ -242,7 +247,7 @@ func (k *storeNNUE) promoted(ctx context.Context, res *GenResult) error {
 		return err
 	}
 	row := provRow(rows, netName(res.CandidateSHA256), netName(c.s.BestSHA), m, pos,
-		fmt.Sprintf("%s nodes %d soft %d", c.cfg.Engine, n.Nodes, n.SoftNodes), int64(c.cfg.TrainSteps), c.s.TrainSeconds, gate)
+		labels(c.cfg.Engine, n.Nodes, n.SoftNodes, n.TeacherWeight), int64(c.cfg.TrainSteps), c.s.TrainSeconds, gate)
 	if err := AppendProvenance(p, c.cfg.Game, row); err != nil {
 		return err
 	}

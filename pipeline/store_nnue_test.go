@@ -50,6 +50,7 @@ func TestStoreNNUECycle(t *testing.T) {
 	cfg.Engine, cfg.Init, cfg.TrainSteps, cfg.Batch, cfg.LR, cfg.Wait = "nnab", "random:16", 300, 256, 5e-3, 10*time.Second
 	n := DefaultStoreNNUE()
 	n.Nodes, n.SoftNodes, n.GateNodes, n.SPRT, n.MaxPairs, n.Grace, n.ScoreWeight = 300, 0, 300, "0,200", 40, 30*time.Second, 0
+	n.TeacherWeight = 0.25 // the best net teaches its candidate
 	cfg.NNUE = n
 	gatePoll = 100 * time.Millisecond
 	defer func() { gatePoll = 0 }()
@@ -105,6 +106,10 @@ func TestStoreNNUECycle(t *testing.T) {
 	if gate.SPRT.Verdict == "" && gate.Pairs < n.MaxPairs {
 		t.Fatalf("the gate stopped undecided before its cap: %+v", gate)
 	}
+	if m, err := nnue.Load(localCopy(t, run, cy.netKey(res.CandidateSHA256))); err != nil ||
+		m.Meta["train.teacher_sha256"] != st0.BestSHA || m.Meta["train.teacher_weight"] != "0.25" {
+		t.Fatalf("the candidate's teacher (want the best net %.12s at 0.25): %v", st0.BestSHA, err)
+	}
 	if !res.Promoted {
 		t.Skipf("the candidate was not promoted (%+v): nothing more to check", gate)
 	}
@@ -116,7 +121,8 @@ func TestStoreNNUECycle(t *testing.T) {
 		t.Fatalf("best.nnue: %v", err)
 	}
 	rows, err := ReadProvenance(localCopy(t, run, "provenance.tsv"), "bacteria-war")
-	if err != nil || len(rows) != 2 || rows[1].Net != st.BestSHA[:12] || rows[1].Parent != st0.BestSHA[:12] || rows[1].PositionsNew != int64(countExamples(t, run)) || rows[1].PositionsNew == 0 {
+	if err != nil || len(rows) != 2 || rows[1].Net != st.BestSHA[:12] || rows[1].Parent != st0.BestSHA[:12] || rows[1].PositionsNew != int64(countExamples(t, run)) || rows[1].PositionsNew == 0 ||
+		!strings.HasSuffix(rows[1].PerMove, ", parent teacher 0.25") {
 		t.Fatalf("provenance %+v, %v", rows, err)
 	}
 	if _, err := run.Get(ctx, ReportFile); err != nil {
