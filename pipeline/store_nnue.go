@@ -172,8 +172,8 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 	}
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
-		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac,
-		Manifest: man, AfterSave: func(int64) { upload() }})
+		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight,
+		CSV: csv, ValFrac: cycleValFrac, Manifest: man, AfterSave: func(int64) { upload() }})
 	if err != nil {
 		return err
 	}
