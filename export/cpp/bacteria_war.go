@@ -108,7 +108,7 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	for _, row := range v.FT {
 		ft = append(ft, row...)
 	}
-	w.base64Int16("FT", []int{len(v.FT), a.Hidden}, ft, 120)
+	w.riceInt16("FT", []int{len(v.FT), a.Hidden}, ft, 120)
 	w.array("int16_t", "FT_BIAS", []int{a.Hidden}, ints(v.FTBias), 16)
 	w.array("int32_t", "OUT_W", []int{len(v.OutW)}, ints(v.OutW), 16)
 	w.constant("int64_t", "OUT_B", fmt.Sprintf("%dLL", v.OutB))

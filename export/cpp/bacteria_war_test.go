@@ -201,8 +201,9 @@ func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []st
 // evaluate positions as Go does, in every kernel, and search as Go does (best move, score,
 // depth and node count). Short mode: one program, the candidates' shape (window input, 128
 // lanes, SCReLU), 300 positions and 4 searches; long mode adds cell-input nets of 128 lanes
-// (CReLU and SCReLU, both perspectives or the side to move's only) and a 256-lane window
-// SCReLU net reading the side to move only, 2,000 positions and 20 searches each.
+// (CReLU and SCReLU, both perspectives or the side to move's only) and 256-lane window
+// SCReLU nets (the side to move's perspective only, and both), 2,000 positions and 20
+// searches each.
 func TestCPPEvaluationShapes(t *testing.T) {
 	screlu := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
 	shapes := []nnue.Arch{screlu(nnab.WindowArch(128, 0))}
@@ -210,7 +211,7 @@ func TestCPPEvaluationShapes(t *testing.T) {
 	if !testing.Short() {
 		stm := func(a nnue.Arch) nnue.Arch { a.STMOnly = true; return a }
 		shapes = append(shapes, nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)), stm(nnab.Arch(128, 0)),
-			stm(screlu(nnab.Arch(128, 0))), stm(screlu(nnab.WindowArch(256, 0))))
+			stm(screlu(nnab.Arch(128, 0))), stm(screlu(nnab.WindowArch(256, 0))), screlu(nnab.WindowArch(256, 0)))
 		evals, searches = 2000, 20
 	}
 	for _, a := range shapes {
@@ -436,9 +437,9 @@ func TestCPPClock(t *testing.T) {
 }
 
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the
-// judge's 1.5 MB, with the shipped net and with a 128-lane window SCReLU net of two
-// perspectives (the feature weights go in as base64: as decimal text that net's file was 2.1
-// MB).
+// judge's 1.5 MB, with the shipped net and with a random 128-lane window SCReLU net of two
+// perspectives (the feature weights go in Rice-coded in base64: as decimal text that net's
+// file was 2.1 MB; TestCPPExportTableFits has a 256-lane net of trained weights).
 func TestCPPExportDeterministic(t *testing.T) {
 	wide := nnab.WindowArch(128, 0)
 	wide.Activation = nnue.SCReLU

@@ -331,18 +331,24 @@ inline void win_rows(const uint64_t* bb, int tl, const int16_t* r[2]) {
     r[1] = base[POW3[x] + 2 * POW3[o]];
 }
 
-// decode_i16 fills out[n] from the base64 text s of n little-endian int16s (how the export
-// writes the feature weights FT); text that does not hold exactly n ends the program.
-static void decode_i16(const char* s, size_t len, int16_t* out, size_t n) {
+// decode_rice_i16 fills out[n] from the base64 text s of the Rice code at parameter k of n
+// int16s (how the export writes the feature weights FT: its riceEncode). Each weight is q
+// one-bits, a zero bit and the k low bits of z (or, after 15 one-bits, z's 16 bits), z the
+// zigzag of the weight (2v, or -2v-1 below 0); bits fill each byte from its lowest. Text that
+// is damaged, ends early or holds more than n weights ends the program.
+static void decode_rice_i16(const char* s, size_t len, int k, int16_t* out, size_t n) {
+    std::vector<uint8_t> bytes;
+    bytes.reserve(len * 3 / 4);
     uint32_t acc = 0;
     int bits = 0;
-    size_t k = 0;  // bytes decoded
-    uint8_t lo = 0;
-    for (size_t i = 0; i < len && s[i] != '='; i++) {
+    size_t end = len;  // the first padding character's index
+    for (size_t i = 0; i < len; i++) {
         char c = s[i];
+        if (c == '=' && end == len) end = i;
         int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
               : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
-        if (v < 0 || k >= 2 * n) {
+        if (i >= end && c == '=') continue;
+        if (v < 0 || i > end) {
             std::fprintf(stderr, "colony: damaged weight text at character %zu\n", i);
             std::exit(1);
         }
@@ -350,15 +356,39 @@ static void decode_i16(const char* s, size_t len, int16_t* out, size_t n) {
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
-            uint8_t b = uint8_t(acc >> bits);
+            bytes.push_back(uint8_t(acc >> bits));
             acc &= (uint32_t(1) << bits) - 1;
-            if (k % 2 == 0) lo = b;
-            else out[k / 2] = int16_t(uint16_t(lo | uint16_t(b) << 8));
-            k++;
         }
     }
-    if (k != 2 * n) {
-        std::fprintf(stderr, "colony: the weight text holds %zu bytes, want %zu\n", k, 2 * n);
+    const size_t total = bytes.size() * 8;
+    size_t pos = 0;  // bits read
+    auto bit = [&]() -> uint32_t {
+        if (pos >= total) {
+            std::fprintf(stderr, "colony: the weight text ends before its %zu weights\n", n);
+            std::exit(1);
+        }
+        uint32_t b = bytes[pos >> 3] >> (pos & 7) & 1;
+        pos++;
+        return b;
+    };
+    auto field = [&](int width) {
+        uint32_t z = 0;
+        for (int i = 0; i < width; i++) z |= bit() << i;
+        return z;
+    };
+    for (size_t i = 0; i < n; i++) {
+        uint32_t q = 0;
+        while (q < 15 && bit()) q++;
+        uint32_t z = q < 15 ? q << k | field(k) : field(16);
+        if (z > 0xFFFF) {
+            std::fprintf(stderr, "colony: damaged weight text at weight %zu\n", i);
+            std::exit(1);
+        }
+        out[i] = int16_t(z & 1 ? -int32_t(z >> 1) - 1 : int32_t(z >> 1));
+    }
+    // Only the last byte's unused high bits may follow, and they are 0.
+    if (total - pos >= 8 || (pos < total && bytes.back() >> (pos & 7))) {
+        std::fprintf(stderr, "colony: the weight text holds more than its %zu weights\n", n);
         std::exit(1);
     }
 }
@@ -366,7 +396,7 @@ static void decode_i16(const char* s, size_t len, int16_t* out, size_t n) {
 static const char* kernel_name() { return g_kernel == kAVX2 ? "avx2" : g_kernel == kSSE2 ? "sse2" : "scalar"; }
 
 static void init_net() {
-    decode_i16(FT_B64, sizeof FT_B64 - 1, &FT[0][0], sizeof FT / sizeof FT[0][0]);
+    decode_rice_i16(FT_B64, sizeof FT_B64 - 1, FT_RICE_K, &FT[0][0], sizeof FT / sizeof FT[0][0]);
     if (NET_WINDOWS) init_windows();
     for (int p = 0; p < 2 && !NET_WINDOWS; p++)
         for (int c = 0; c < kSquares; c++)
