@@ -341,14 +341,16 @@ static void decode_rice_i16(const char* s, size_t len, int k, int16_t* out, size
     bytes.reserve(len * 3 / 4);
     uint32_t acc = 0;
     int bits = 0;
-    size_t end = len;  // the first padding character's index
+    bool padded = false;  // a padding '=' was seen: only more of them may follow
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
-        if (c == '=' && end == len) end = i;
+        if (c == '=') {
+            padded = true;
+            continue;
+        }
         int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
               : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
-        if (i >= end && c == '=') continue;
-        if (v < 0 || i > end) {
+        if (v < 0 || padded) {
             std::fprintf(stderr, "colony: damaged weight text at character %zu\n", i);
             std::exit(1);
         }
