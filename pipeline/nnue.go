@@ -72,9 +72,9 @@ type NNUEConfig struct {
 // scores are expected results sigmoid(s/400), Colony's (1+tanh(s/300))/2 = sigmoid(s/150), so
 // one of its units is 0.375 of Colony's. Openings whose first search is beyond ±113 (its 300,
 // an expected score of 0.68) are drawn again; a game ends at the first search beyond ±3000
-// (its 8000). The node budget, 1,250 hard / 625 soft, was chosen at equal CPU time: its data
-// taught a net more than twice the budget's half as many positions, which beat 5,000 / 2,500's
-// a quarter as many (docs/nnue-generations.md, "Labels at equal CPU time").
+// (its 8000). The node budget, 1,250 hard / 625 soft, was chosen at equal CPU time: each
+// halving from 5,000 / 2,500 doubled the positions and taught a stronger net
+// (docs/nnue-generations.md, "Labels at equal CPU time").
 func DefaultNNUE() *NNUEConfig {
 	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 1250, SoftNodes: 625, HashMB: 8,
 		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1, ScoreWeight: 0.5,

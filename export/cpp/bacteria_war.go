@@ -104,14 +104,19 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	w.constant("bool", "NET_WINDOWS", windows)
 	w.constant("int", "NET_WIDTH", a.Width)
 	w.constant("bool", "NET_STM_ONLY", a.STMOnly)
-	var ft []int16
-	for _, row := range v.FT {
-		ft = append(ft, row...)
-	}
-	w.riceInt16("FT", []int{len(v.FT), a.Hidden}, ft, 120)
+	w.riceInt16("FT", []int{len(v.FT), a.Hidden}, flatFT(v), 120)
 	w.array("int16_t", "FT_BIAS", []int{a.Hidden}, ints(v.FTBias), 16)
 	w.array("int32_t", "OUT_W", []int{len(v.OutW)}, ints(v.OutW), 16)
 	w.constant("int64_t", "OUT_B", fmt.Sprintf("%dLL", v.OutB))
 	w.constant("int64_t", "SCORE_MUL", fmt.Sprintf("%dLL", v.ScoreMul))
 	return w.String(), nil
+}
+
+// flatFT is v's feature table in row-major order, as the export writes it.
+func flatFT(v nnue.Ints) []int16 {
+	ft := make([]int16, 0, len(v.FT)*v.Arch.Hidden)
+	for _, row := range v.FT {
+		ft = append(ft, row...)
+	}
+	return ft
 }
