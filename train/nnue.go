@@ -97,6 +97,7 @@ type nnueGraph struct {
 	g          *G.ExprGraph
 	us, them   *G.Node // (B, Features); nil with sparse inputs (them: for an STMOnly net too)
 	target     *G.Node // (B, 1)
+	bucket     *G.Node // (B, buckets): each row one-hot on its position's output bucket; nil for an unbucketed net
 	logit      *G.Node // (B, 1)
 	loss       *G.Node
 	learnables G.Nodes
@@ -210,6 +211,18 @@ func buildNNUEGraph(m *nnue.Model, batch int, sp *sparseInputs) (*nnueGraph, err
 		}
 	}
 	n.logit = dense(x, ow, ob)
+	if nb := a.OutputBuckets(); nb > 1 && err == nil {
+		// Every bucket's output for every row, then each row's own: the one-hot mask keeps it
+		// (and lets only its bucket's weights receive a gradient).
+		n.bucket = G.NewMatrix(n.g, tensor.Float32, G.WithShape(batch, nb), G.WithName("bucket"))
+		y := do(G.HadamardProd(n.logit, n.bucket))
+		if err == nil {
+			y = do(G.Sum(y, 1))
+		}
+		if err == nil {
+			n.logit = do(G.Reshape(y, tensor.Shape{batch, 1}))
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("train: nnue graph: %w", err)
 	}
@@ -242,6 +255,8 @@ type NNUETrainer struct {
 	step     int64
 	us, them []float32
 	target   []float32
+	bucket   []float32 // (batch, buckets) one-hot rows; nil for an unbucketed net
+	bucketT  *tensor.Dense
 	usT      *tensor.Dense
 	themT    *tensor.Dense
 	targetT  *tensor.Dense
@@ -286,6 +301,10 @@ func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error)
 		t.themT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.them))
 	}
 	t.targetT = tensor.New(tensor.WithShape(B, 1), tensor.WithBacking(t.target))
+	if nb := m.Arch.OutputBuckets(); nb > 1 {
+		t.bucket = make([]float32, B*nb)
+		t.bucketT = tensor.New(tensor.WithShape(B, nb), tensor.WithBacking(t.bucket))
+	}
 	t.vm = G.NewTapeMachine(g.g, G.BindDualValues(g.learnables...))
 	sizes := make([]int, len(g.learnables))
 	for i, n := range g.learnables {
@@ -308,6 +327,11 @@ func (t *NNUETrainer) Close() error {
 func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
 	a := t.m.Arch
 	t.target[i] = target
+	if nb := a.OutputBuckets(); nb > 1 {
+		row := t.bucket[i*nb : (i+1)*nb]
+		clear(row)
+		row[a.Bucket(pieces)] = 1
+	}
 	if sp := t.sparse; sp != nil {
 		k := sp.k
 		a.ActiveFeatures(pieces, stm, sp.us[i*k:i*k:(i+1)*k])
@@ -321,16 +345,8 @@ func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float3
 // run runs the graph forward and backward on the batch buffers; it returns the loss.
 func (t *NNUETrainer) run() (float64, error) {
 	defer t.vm.Reset()
-	for _, l := range []struct {
-		n *G.Node
-		v *tensor.Dense
-	}{{t.net.us, t.usT}, {t.net.them, t.themT}, {t.net.target, t.targetT}} {
-		if l.n == nil {
-			continue // sparse inputs: the ops read their buffers
-		}
-		if err := G.Let(l.n, l.v); err != nil {
-			return 0, fmt.Errorf("train: nnue feed: %w", err)
-		}
+	if err := t.feed(true); err != nil {
+		return 0, err
 	}
 	for _, g := range t.gs {
 		clear(g)
@@ -347,6 +363,23 @@ func (t *NNUETrainer) run() (float64, error) {
 		t.gs[i] = g.Data().([]float32)
 	}
 	return float64(t.net.loss.Value().Data().(float32)), nil
+}
+
+// feed binds the batch buffers to the graph's inputs (the targets too when withTarget).
+// Sparse inputs have no node: their ops read their buffers.
+func (t *NNUETrainer) feed(withTarget bool) error {
+	for _, l := range []struct {
+		n *G.Node
+		v *tensor.Dense
+	}{{t.net.us, t.usT}, {t.net.them, t.themT}, {t.net.bucket, t.bucketT}, {t.net.target, t.targetT}} {
+		if l.n == nil || (l.n == t.net.target && !withTarget) {
+			continue
+		}
+		if err := G.Let(l.n, l.v); err != nil {
+			return fmt.Errorf("train: nnue feed: %w", err)
+		}
+	}
+	return nil
 }
 
 // Logits runs the graph on the batch buffers and returns the logits (for tests).

@@ -43,13 +43,16 @@ func fillNNUE(t testing.TB, tr *NNUETrainer, a nnue.Arch, ps []ataxx.Position) (
 }
 
 // TestNNUETrainerMatchesFloatForward: the trainer's graph computes the same logits as
-// nnue.Model.Forward on the same weights (before and after some training).
+// nnue.Model.Forward on the same weights (before and after some training), output buckets
+// included (the batch spans several buckets).
 func TestNNUETrainerMatchesFloatForward(t *testing.T) {
 	sc := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
 	stm := func(a nnue.Arch) nnue.Arch { a.STMOnly = true; return a }
+	bk := func(a nnue.Arch, b int) nnue.Arch { a.Buckets = b; return a }
 	for _, a := range []nnue.Arch{nnueArch(32, 0), nnueArch(32, 16), sc(nnueArch(32, 0)), sc(nnueArch(32, 16)),
 		windowArch(32, 0), sc(windowArch(32, 0)), windowArch(32, 16),
-		stm(nnueArch(32, 0)), stm(sc(nnueArch(32, 16))), stm(sc(windowArch(32, 0))), stm(windowArch(32, 16))} {
+		stm(nnueArch(32, 0)), stm(sc(nnueArch(32, 16))), stm(sc(windowArch(32, 0))), stm(windowArch(32, 16)),
+		bk(nnueArch(32, 0), 4), bk(sc(windowArch(32, 0)), 8), bk(stm(sc(windowArch(32, 0))), 8)} {
 		const B = 32
 		tr, err := NewNNUETrainer(nnue.NewRandom(a, 3), Config{Batch: B, LR: 1e-2})
 		if err != nil {
@@ -64,12 +67,17 @@ func TestNNUETrainerMatchesFloatForward(t *testing.T) {
 			}
 			m := tr.Model()
 			var worst float64
+			buckets := map[int]bool{}
 			for i := range B {
+				buckets[a.Bucket(pieces[i])] = true
 				want := m.Forward(pieces[i], stms[i])
 				worst = max(worst, math.Abs(float64(got[i]-want)))
 			}
 			if worst > 1e-4 {
 				t.Fatalf("%s round %d: trainer logits differ from nnue.Forward by %g", a, round, worst)
+			}
+			if a.Buckets > 1 && len(buckets) < 2 {
+				t.Fatalf("%s: the batch spans %d buckets", a, len(buckets))
 			}
 			for range 20 {
 				if _, err := tr.Step(); err != nil {

@@ -14,7 +14,9 @@ import (
 // scatterRows) gives the dense product's logits, loss and gradients of every tensor, and the
 // two trainers stay together over some Adam steps.
 func TestSparseFirstLayerMatchesDense(t *testing.T) {
-	for _, a := range []nnue.Arch{windowArch(32, 0), windowArch(16, 8)} {
+	bucketed := windowArch(32, 0)
+	bucketed.Buckets = 8
+	for _, a := range []nnue.Arch{windowArch(32, 0), windowArch(16, 8), bucketed} {
 		const B = 24
 		m := nnue.NewRandom(a, 6)
 		cfg := Config{Batch: B, LR: 3e-3}

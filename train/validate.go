@@ -113,16 +113,8 @@ func (t *NNUETrainer) forward() ([]float32, error) {
 		t.fwd = G.NewTapeMachine(t.net.g.ExactSubgraphRoots(t.net.logit))
 	}
 	defer t.fwd.Reset()
-	for _, l := range []struct {
-		n *G.Node
-		v G.Value
-	}{{t.net.us, t.usT}, {t.net.them, t.themT}} {
-		if l.n == nil {
-			continue
-		}
-		if err := G.Let(l.n, l.v); err != nil {
-			return nil, fmt.Errorf("train: nnue feed: %w", err)
-		}
+	if err := t.feed(false); err != nil {
+		return nil, err
 	}
 	if err := t.fwd.RunAll(); err != nil {
 		return nil, fmt.Errorf("train: nnue forward: %w", err)

@@ -3,7 +3,7 @@
 // the side to move.
 //
 //	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0
-//	          -activation crelu -input cells -perspectives 2] -steps N
+//	          -activation crelu -input cells -perspectives 2] [-buckets B] -steps N
 //	          [-batch 1024] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
 //	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
 //	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
@@ -21,7 +21,11 @@
 // function), as -widen moves it to more lanes. -perspectives 1 starts a fresh net whose output
 // reads the side to move's accumulator only (nnue.Arch.STMOnly); with -model, a
 // two-perspective start net is first cut to one (nnue.ToSTMOnly: the side to move's output
-// weights kept, the other's dropped; not the same function, a warm start).
+// weights kept, the other's dropped; not the same function, a warm start). -buckets B gives the
+// net B output layers, one per range of piece counts (nnue.Arch.Bucket); with -model, an
+// unbucketed start net is first copied into B identical buckets (nnue.WithBuckets: the same
+// function, written next to -out as OUT.buckets), and a start net with B buckets is
+// continued as it is.
 package main
 
 import (
@@ -88,6 +92,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.TeacherWeight, "teacher-weight", 0, "target = (1-t)·target + t·tanh(teacher logit), with -teacher (0..1)")
 	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
+	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -133,6 +138,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			return code
 		}
 	}
+	if *buckets != 0 && c.Model != "" {
+		m, err := nnue.Load(c.Model)
+		switch {
+		case err != nil:
+		case m.Arch.Buckets == 0:
+			if code := convertStart(&c, "buckets", "buckets", func(m *nnue.Model) (*nnue.Model, error) { return nnue.WithBuckets(m, *buckets) }, stderr); code != 0 {
+				return code
+			}
+		case m.Arch.Buckets != *buckets:
+			err = fmt.Errorf("-buckets %d: the start model %s has %d output buckets", *buckets, c.Model, m.Arch.Buckets)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
+	}
 	if *persp == 2 && c.Model != "" {
 		m, err := nnue.Load(c.Model)
 		if err == nil && m.Arch.STMOnly {
@@ -160,6 +181,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			c.Arch.Width = g.Info().Width
 		}
 		c.Arch.STMOnly = *persp == 1
+		c.Arch.Buckets = *buckets
+		if err := c.Arch.Validate(); err != nil {
+			fmt.Fprintln(stderr, "trainnnue:", err)
+			return 2
+		}
 	}
 	_, err = train.RunNNUE(ctx, c, stderr)
 	if err == nil {

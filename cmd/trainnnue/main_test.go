@@ -233,3 +233,65 @@ func TestPerspectives(t *testing.T) {
 		}
 	}
 }
+
+// TestBuckets: -buckets starts a fresh bucketed net; with -model it copies an unbucketed start
+// net into the buckets first (the same function: the converted file's logits equal the start
+// net's) and continues a start net that has that many; a bucket count out of range or one
+// that differs from the start net's exits 2.
+func TestBuckets(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	if err := os.MkdirAll(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeShards(t, shards, 6)
+	var log bytes.Buffer
+	fresh := filepath.Join(dir, "fresh.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", fresh, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	if m, err := nnue.Load(fresh); err != nil || m.Arch.Buckets != 4 || len(m.Weights.OutW) != 4*2*16 || len(m.Weights.OutB) != 4 {
+		t.Fatalf("-buckets 4: %v (%+v)", err, m)
+	}
+	plain := filepath.Join(dir, "plain.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", plain, "-hidden", "16", "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	warm := filepath.Join(dir, "warm.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-buckets", "8", "-out", warm, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("-buckets 8 -model: exit %d\n%s", code, log.String())
+	}
+	start, err := nnue.Load(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := nnue.Load(warm + ".buckets")
+	if err != nil || conv.Arch.Buckets != 8 {
+		t.Fatalf("converted start: %v (%+v)", err, conv)
+	}
+	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
+		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); x != y {
+			t.Fatalf("converted logit %v, start %v", y, x)
+		}
+	}
+	if m, err := nnue.Load(warm); err != nil || m.Arch.Buckets != 8 {
+		t.Fatalf("-buckets 8 -model: %v (%+v)", err, m)
+	}
+	again := filepath.Join(dir, "again.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", warm, "-buckets", "8", "-out", again, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("continuing a bucketed net: exit %d\n%s", code, log.String())
+	}
+	if _, err := os.Stat(again + ".buckets"); err == nil {
+		t.Fatal("a start net that has the buckets was converted again")
+	}
+	for _, args := range [][]string{
+		{"-shards", shards, "-model", warm, "-buckets", "4", "-out", filepath.Join(dir, "x.nnue")},
+		{"-shards", shards, "-buckets", "1", "-out", filepath.Join(dir, "y.nnue")},
+		{"-shards", shards, "-buckets", "17", "-out", filepath.Join(dir, "z.nnue")},
+		{"-shards", shards, "-model", plain, "-buckets", "40", "-out", filepath.Join(dir, "w.nnue")},
+	} {
+		if code := run(context.Background(), args, &log); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

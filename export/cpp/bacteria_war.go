@@ -79,8 +79,9 @@ func ataxxConfig(c ab.Config[ataxx.Move]) (string, error) {
 }
 
 // ataxxWeights declares the net (the template's evaluator reads cell- and window-input nets
-// without a hidden layer, with one or two output perspectives; FT is nnue.Ints' rows: 2*Cells
-// for cells, 81 per window for windows; OUT_W has 2*Hidden or, NET_STM_ONLY, Hidden weights).
+// without a hidden layer, with one or two output perspectives and one or more output buckets;
+// FT is nnue.Ints' rows: 2*Cells for cells, 81 per window for windows; OUT_W has, per bucket,
+// 2*Hidden or, NET_STM_ONLY, Hidden weights; OUT_B a bias per bucket).
 func ataxxWeights(v nnue.Ints) (string, error) {
 	a := v.Arch
 	if a.L1 != 0 {
@@ -104,10 +105,15 @@ func ataxxWeights(v nnue.Ints) (string, error) {
 	w.constant("bool", "NET_WINDOWS", windows)
 	w.constant("int", "NET_WIDTH", a.Width)
 	w.constant("bool", "NET_STM_ONLY", a.STMOnly)
+	w.constant("int", "NET_BUCKETS", a.OutputBuckets())
 	w.riceInt16("FT", []int{len(v.FT), a.Hidden}, flatFT(v), 120)
 	w.array("int16_t", "FT_BIAS", []int{a.Hidden}, ints(v.FTBias), 16)
 	w.array("int32_t", "OUT_W", []int{len(v.OutW)}, ints(v.OutW), 16)
-	w.constant("int64_t", "OUT_B", fmt.Sprintf("%dLL", v.OutB))
+	outB := make([]string, len(v.OutB))
+	for i, b := range v.OutB {
+		outB[i] = fmt.Sprintf("%dLL", b)
+	}
+	w.array("int64_t", "OUT_B", []int{len(outB)}, outB, 4)
 	w.constant("int64_t", "SCORE_MUL", fmt.Sprintf("%dLL", v.ScoreMul))
 	return w.String(), nil
 }

@@ -168,7 +168,7 @@ func evalCommands(net *nnue.Net, seed uint64, total int) (lines, want, scratch, 
 			fmt.Fprintf(&b, " %d", m)
 			p = p.Apply(m)
 			net.Refresh(acc, nnab.Pieces(&p))
-			w = append(w, strconv.Itoa(int(net.Evaluate(acc, p.ToMove()))))
+			w = append(w, strconv.Itoa(int(net.Evaluate(acc, p.ToMove(), net.Arch().Bucket(nnab.Pieces(&p))))))
 			if n++; n%10 == 0 {
 				scratch = append(scratch, "eval "+posArgs(p))
 				scratchWant = append(scratchWant, w[len(w)-1])
@@ -200,22 +200,25 @@ func compareAnswers(t *testing.T, proc *parityProc, name string, cmds, want []st
 // TestCPPEvaluationShapes: exports of random nets of other shapes than the shipped ones
 // evaluate positions as Go does, in every kernel, and search as Go does (best move, score,
 // depth and node count). Short mode: one program, the candidates' shape (window input, 128
-// lanes, SCReLU), 300 positions and 4 searches; long mode adds cell-input nets of 128 lanes
-// (CReLU and SCReLU, both perspectives or the side to move's only) and 256-lane window
-// SCReLU nets (the side to move's perspective only, and both), 2,000 positions and 20
-// searches each.
+// lanes, SCReLU, 8 output buckets; the shipped nets cover one output), 300 positions and 4
+// searches; long mode adds the same net with one output, cell-input nets of 128 lanes (CReLU
+// and SCReLU, both perspectives or the side to move's only, one with 4 buckets) and 256-lane
+// window SCReLU nets (the side to move's perspective only with 8 buckets, and both), 2,000
+// positions and 20 searches each.
 func TestCPPEvaluationShapes(t *testing.T) {
 	screlu := func(a nnue.Arch) nnue.Arch { a.Activation = nnue.SCReLU; return a }
-	shapes := []nnue.Arch{screlu(nnab.WindowArch(128, 0))}
+	bk := func(a nnue.Arch, b int) nnue.Arch { a.Buckets = b; return a }
+	shapes := []nnue.Arch{bk(screlu(nnab.WindowArch(128, 0)), 8)}
 	evals, searches := 300, 4
 	if !testing.Short() {
 		stm := func(a nnue.Arch) nnue.Arch { a.STMOnly = true; return a }
-		shapes = append(shapes, nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)), stm(nnab.Arch(128, 0)),
-			stm(screlu(nnab.Arch(128, 0))), stm(screlu(nnab.WindowArch(256, 0))), screlu(nnab.WindowArch(256, 0)))
+		shapes = append(shapes, screlu(nnab.WindowArch(128, 0)), nnab.Arch(128, 0), screlu(nnab.Arch(128, 0)),
+			bk(stm(nnab.Arch(128, 0)), 4), stm(screlu(nnab.Arch(128, 0))), bk(stm(screlu(nnab.WindowArch(256, 0))), 8),
+			screlu(nnab.WindowArch(256, 0)))
 		evals, searches = 2000, 20
 	}
 	for _, a := range shapes {
-		name := fmt.Sprintf("%s-%d-%s-p%d", a.Input, a.Hidden, a.Activation, a.Perspectives())
+		name := fmt.Sprintf("%s-%d-%s-p%d-b%d", a.Input, a.Hidden, a.Activation, a.Perspectives(), a.OutputBuckets())
 		t.Run(name, func(t *testing.T) {
 			m := nnue.NewRandom(a, 31)
 			file := filepath.Join(t.TempDir(), "net.nnue")
@@ -629,6 +632,7 @@ func TestCPPRefusesUnportedNets(t *testing.T) {
 		{nnab.WindowArch(32, 16), "hidden layer"},
 		{nnab.Arch(32, 16), "hidden layer"},
 		{nnab.Arch(32, 0), ""},
+		{func() nnue.Arch { a := nnab.WindowArch(32, 0); a.Buckets = 8; return a }(), ""},
 	} {
 		file := filepath.Join(dir, strings.NewReplacer(">", "", " ", "-").Replace(c.arch.String())+".nnue")
 		if err := nnue.NewRandom(c.arch, 1).Save(file); err != nil {

@@ -20,17 +20,20 @@ import (
 //	arch tag         uint16 length + "nnue-2p"
 //	body version     uint32   1 for a CReLU cell-input net (BodyVersion1), 2 for another
 //	                 cell-input net (BodyVersion2), 3 for a window-input net (BodyVersion3),
-//	                 4 for a net whose tail reads one perspective (Arch.STMOnly; BodyVersion)
+//	                 4 for a net whose tail reads one perspective (Arch.STMOnly;
+//	                 BodyVersion4), 5 for a net with output buckets (BodyVersion)
 //	game             uint16 length + UTF-8 bytes
 //	encoder version  uint32
 //	architecture     7 x uint32: cells, planes, piece plane of player 0, of player 1,
 //	                 to-move plane, hidden, l1
-//	                 versions 2, 3: + uint32 activation (0 crelu, 1 screlu; others refused)
-//	                 version 3 only: + uint32 input kind (0 cells, 1 windows; others
+//	                 versions 2 and later: + uint32 activation (0 crelu, 1 screlu; others
+//	                 refused)
+//	                 versions 3 and later: + uint32 input kind (0 cells, 1 windows; others
 //	                 refused), uint32 board width (0 for cells; for windows it must
 //	                 divide cells into a board at least 2x2)
-//	                 version 4 only: + uint32 perspectives (the accumulators the tail
+//	                 versions 4 and 5: + uint32 perspectives (the accumulators the tail
 //	                 reads: 1 the side to move's, 2 both; others refused)
+//	                 version 5 only: + uint32 output buckets (2..MaxBuckets; l1 must be 0)
 //	training step    int64
 //	metadata         uint32 length + JSON object of strings
 //	weights SHA-256  32 bytes, over the weight bytes below
@@ -40,7 +43,8 @@ import (
 // Nothing may follow the weights. The convnet loader (nn.Load) refuses this file naming its
 // tag, and Load here refuses a convnet file the same way.
 const (
-	BodyVersion  = 4
+	BodyVersion  = 5
+	BodyVersion4 = 4 // no buckets dim: one output (still written for unbucketed stm-only nets)
 	BodyVersion3 = 3 // no perspectives dim: both (still written for two-perspective nets)
 	BodyVersion2 = 2 // no input dims: cell input (still written for cell-input nets)
 	BodyVersion1 = 1 // no activation dim: CReLU (still written for CReLU cell-input nets)
@@ -68,6 +72,8 @@ func (m *Model) SHA256() string {
 func (a Arch) dims() ([]int, uint32) {
 	d := []int{a.Cells, a.Planes, a.PiecePlanes[0], a.PiecePlanes[1], a.ToMovePlane, a.Hidden, a.L1}
 	switch {
+	case a.Buckets > 0:
+		return append(d, int(a.Activation), int(a.Input), a.Width, a.Perspectives(), a.Buckets), BodyVersion
 	case a.Input == CellInput && a.Width == 0 && a.Activation == CReLU && !a.STMOnly:
 		return d, BodyVersion1
 	case a.Input == CellInput && a.Width == 0 && !a.STMOnly:
@@ -75,10 +81,10 @@ func (a Arch) dims() ([]int, uint32) {
 	case !a.STMOnly:
 		return append(d, int(a.Activation), int(a.Input), a.Width), BodyVersion3
 	}
-	return append(d, int(a.Activation), int(a.Input), a.Width, a.Perspectives()), BodyVersion
+	return append(d, int(a.Activation), int(a.Input), a.Width, a.Perspectives()), BodyVersion4
 }
 
-var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation", "input", "width", "perspectives"}
+var dimNames = []string{"cells", "planes", "piece plane 0", "piece plane 1", "to-move plane", "hidden", "l1", "activation", "input", "width", "perspectives", "buckets"}
 
 // Write encodes m in the model file format.
 func (m *Model) Write(w io.Writer) error {
@@ -123,6 +129,8 @@ func Read(in io.Reader) (*Model, error) {
 		names = dimNames[:8]
 	case BodyVersion3:
 		names = dimNames[:10]
+	case BodyVersion4:
+		names = dimNames[:11]
 	case BodyVersion:
 	default:
 		return nil, fmt.Errorf("nnue: model body version %d, this build reads versions %d to %d", bv, BodyVersion1, BodyVersion)
@@ -143,6 +151,12 @@ func Read(in io.Reader) (*Model, error) {
 				return 0, fmt.Errorf("nnue: arch perspectives %d is unknown (known: 1 the side to move's, 2 both)", d[10])
 			}
 			a.STMOnly = d[10] == 1
+		}
+		if len(d) > 11 {
+			if d[11] < 2 {
+				return 0, fmt.Errorf("nnue: arch buckets %d in a version-%d body (it holds 2 or more; an unbucketed net is written as version %d or earlier)", d[11], BodyVersion, BodyVersion4)
+			}
+			a.Buckets = d[11] // Validate refuses too many, or buckets with l1
 		}
 		return a.NumWeights(), a.Validate()
 	})

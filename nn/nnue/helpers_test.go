@@ -34,7 +34,7 @@ func checkLogits(t *testing.T, m *Model, net *Net, rng *rand.Rand, acc Acc, n in
 	for range n {
 		pieces, stm := randomPieces(rng, a.Cells)
 		net.Refresh(acc, pieces)
-		got := net.Logit(net.Output(acc, stm))
+		got := net.Logit(net.Output(acc, stm, a.Bucket(pieces)))
 		want := float64(m.Forward(pieces, stm))
 		worst = max(worst, math.Abs(got-want))
 		spread = max(spread, math.Abs(want))
@@ -58,7 +58,7 @@ func checkApplyEvalNoAllocs(t *testing.T, net *Net, runs int) {
 	var sink int32
 	if n := testing.AllocsPerRun(runs, func() {
 		net.Apply(child, acc, pieces, 0, 16, 2, 1<<8|1<<22|1<<23)
-		sink += net.Evaluate(child, 1)
+		sink += net.Evaluate(child, 1, net.arch.OutputBuckets()-1)
 	}); n != 0 {
 		t.Errorf("%s: %v allocations per apply+evaluate", net.arch, n)
 	}
@@ -80,9 +80,9 @@ func checkSIMDMatchesPortable(t *testing.T, net *Net, games, plies int) int {
 		}
 		net.SetSIMD(false)
 		net.Apply(portable, portable, m.before, m.p, m.to, m.from, m.flips)
-		outP := net.Output(portable, m.p^1)
+		outP := net.Output(portable, m.p^1, net.arch.Bucket(m.after))
 		net.SetSIMD(true)
-		outS := net.Output(acc, m.p^1)
+		outS := net.Output(acc, m.p^1, net.arch.Bucket(m.after))
 		if !slicesEqual(acc, portable) || outS != outP {
 			t.Fatalf("%s: AVX2 and portable differ after %+v (output %d vs %d)", net.arch, m, outS, outP)
 		}

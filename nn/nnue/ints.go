@@ -1,10 +1,11 @@
 package nnue
 
 // Ints is a quantized net as plain integers, for ports of the integer evaluation to other
-// languages (colony/export's C++ agent): Output is OutB plus, over the 2*Hidden lanes of
-// [acc[stm], acc[1-stm]], A(lane)*OutW[i] with A the clipped lane (CReLU: min(max(v, 0), QA))
-// or, for SCReLU, its square shifted right by Shift (an STMOnly net: over the Hidden lanes
-// of acc[stm] only, OutW has Hidden weights); Evaluate is (Output*ScoreMul) >> 32. A
+// languages (colony/export's C++ agent): Output is OutB[b] plus, over the 2*Hidden lanes of
+// [acc[stm], acc[1-stm]], A(lane)*OutW[b*2*Hidden+i] with A the clipped lane (CReLU:
+// min(max(v, 0), QA)) or, for SCReLU, its square shifted right by Shift (an STMOnly net: over
+// the Hidden lanes of acc[stm] only, Hidden weights per bucket), b the position's output
+// bucket (Arch.Bucket: 0 for an unbucketed net); Evaluate is (Output*ScoreMul) >> 32. A
 // perspective's accumulator is FTBias plus the rows FT[f] of its active features (f = c for
 // its own piece on cell c, Cells+c for the other player's), in int16 lanes. Nets with a
 // hidden layer (L1 > 0) are not described (L1 is set and the tail fields are empty). For a
@@ -16,8 +17,8 @@ type Ints struct {
 	Shift    uint      // QA = 1 << Shift
 	FT       [][]int16 // [Features][Hidden]
 	FTBias   []int16   // [Hidden]
-	OutW     []int32   // [P*Hidden], P = Arch.Perspectives()
-	OutB     int64
+	OutW     []int32   // [B][P*Hidden], P = Arch.Perspectives(), B = Arch.OutputBuckets()
+	OutB     []int64   // [B]
 	ScoreMul int64
 }
 
@@ -25,7 +26,7 @@ type Ints struct {
 func (n *Net) Ints() Ints {
 	a := n.arch
 	H, C := a.Hidden, a.Cells
-	v := Ints{Arch: a, QA: n.qa, Shift: n.shift, OutB: n.outB, ScoreMul: n.scoreMul}
+	v := Ints{Arch: a, QA: n.qa, Shift: n.shift, OutB: append([]int64(nil), n.outB...), ScoreMul: n.scoreMul}
 	lanes := func(words []uint64) []int16 {
 		out := make([]int16, 4*len(words))
 		unpackRow(words, out)

@@ -10,7 +10,9 @@ import (
 // that ports such as the C++ export follow).
 func evalInts(v Ints, pieces [2]uint64, stm int) int32 {
 	H, C := v.Arch.Hidden, v.Arch.Cells
-	out := v.OutB
+	b := v.Arch.Bucket(pieces)
+	out := v.OutB[b]
+	ow := v.OutW[b*v.Arch.Perspectives()*H:]
 	for persp := range v.Arch.Perspectives() {
 		p := stm ^ persp
 		acc := make([]int32, H)
@@ -30,7 +32,7 @@ func evalInts(v Ints, pieces [2]uint64, stm int) int32 {
 			if v.Arch.Activation == SCReLU {
 				c = c * c >> v.Shift
 			}
-			out += int64(c) * int64(v.OutW[persp*H+j])
+			out += int64(c) * int64(ow[persp*H+j])
 		}
 	}
 	return int32((out * v.ScoreMul) >> 32)
@@ -57,7 +59,7 @@ func TestInts(t *testing.T) {
 		for range 2000 {
 			pieces, stm := randomPieces(rng, a.Cells)
 			n.Refresh(acc, pieces)
-			if got, want := evalInts(v, pieces, stm), n.Evaluate(acc, stm); got != want {
+			if got, want := evalInts(v, pieces, stm), n.Evaluate(acc, stm, 0); got != want {
 				t.Fatalf("%s: Ints evaluate %d, Net %d", a, got, want)
 			}
 		}

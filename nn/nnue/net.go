@@ -43,9 +43,9 @@ type Net struct {
 	l1Shift uint
 	l1W     []uint64 // [P*Hidden][L1/2]: two int8 weights as one packed signed integer
 	l1Init  []uint64 // [L1/2]: biases + pairBias per lane
-	outW    []int32  // [L1] or [P*Hidden] (P = Arch.Perspectives()), scale QO
+	outW    []int32  // [L1] or [B][P*Hidden] (P = Arch.Perspectives(), B = Arch.OutputBuckets()), scale QO
 	stmOnly bool     // Arch.STMOnly: the tail reads the side to move's accumulator only
-	outB    int64    // scale qa*QO
+	outB    []int64  // [B], scale qa*QO
 
 	// AVX2 path (GOEXPERIMENT=simd builds on AVX2 CPUs): lane-wise rows and int16 output
 	// weights; simdMove and simdEval say which parts use it.
@@ -195,12 +195,17 @@ func Quantize(m *Model, scoreScale int) (*Net, error) {
 		}
 		n.outW = make([]int32, a.L1)
 	} else {
-		n.outW = make([]int32, in)
+		n.outW = make([]int32, a.OutputBuckets()*in)
 	}
+	// The file's out.w is [inputs][B]; the net keeps each bucket's weights together ([B][inputs]).
+	B := a.OutputBuckets()
 	for i, v := range w.OutW {
-		n.outW[i] = int32(roundClamp(float64(v)*QO, -1<<20, 1<<20))
+		n.outW[i%B*(len(w.OutW)/B)+i/B] = int32(roundClamp(float64(v)*QO, -1<<20, 1<<20))
 	}
-	n.outB = roundClamp(float64(w.OutB[0])*float64(n.qa)*QO, -1<<40, 1<<40)
+	n.outB = make([]int64, B)
+	for b, v := range w.OutB {
+		n.outB[b] = roundClamp(float64(v)*float64(n.qa)*QO, -1<<40, 1<<40)
+	}
 	n.scoreMul = int64(math.Round(float64(scoreScale) * (1 << 32) / (float64(n.qa) * QO)))
 	if a.L1 == 0 && !n.sq {
 		fits := true
@@ -255,13 +260,14 @@ func (n *Net) prepareSIMD(ft []int32) {
 		return
 	}
 	// The output kernels sum vpmaddwd's int32 pairs in eight int32 lanes, each lane taking
-	// len(outW)/8 products of an activation in [0, qa] (CReLU's c, SCReLU's (c*c)>>shift) and
-	// a weight within ±mx; the lanes are summed in int64 at the end.
+	// Hidden/8 products of an activation in [0, qa] (CReLU's c, SCReLU's (c*c)>>shift) and a
+	// weight within ±mx per call (one accumulator against one bucket's block of weights); the
+	// calls' lanes are summed in int64.
 	var mx int64
 	for _, w := range n.outW {
 		mx = max(mx, int64(w), -int64(w))
 	}
-	if !outFitsSIMD(len(n.outW), int64(n.qa), mx) {
+	if !outFitsSIMD(n.arch.Hidden, int64(n.qa), mx) {
 		return
 	}
 	n.outW16 = make([]int16, len(n.outW))
@@ -487,32 +493,35 @@ func clip(w uint64, l uint, qa int32) int32 {
 	return min(max(v, 0), qa)
 }
 
-// Evaluate returns the score of the position of acc for the side to move stm: the logit times
-// ScoreScale (hundredths of a piece per tanh unit), rounded down.
-func (n *Net) Evaluate(acc Acc, stm int) int32 {
-	return int32((n.Output(acc, stm) * n.scoreMul) >> 32)
+// Evaluate returns the score of the position of acc for the side to move stm, read by output
+// bucket (Arch.Bucket of the position; 0 for an unbucketed net): the logit times ScoreScale
+// (hundredths of a piece per tanh unit), rounded down.
+func (n *Net) Evaluate(acc Acc, stm, bucket int) int32 {
+	return int32((n.Output(acc, stm, bucket) * n.scoreMul) >> 32)
 }
 
-// Output returns the raw integer logit (scale qa*QO) of the position of acc for stm.
-func (n *Net) Output(acc Acc, stm int) int64 {
+// Output returns the raw integer logit (scale qa*QO) of the position of acc for stm, read by
+// output bucket (Arch.Bucket; 0 for an unbucketed net). A bucket outside the net's panics.
+func (n *Net) Output(acc Acc, stm, bucket int) int64 {
 	W := n.words
 	us := acc[stm*W : stm*W+W]
 	if n.stmOnly {
 		if len(n.l1Init) != 0 {
 			return n.tail(us, nil)
 		}
-		return n.outB + n.dot(us, 0)
+		return n.outB[bucket] + n.dot(us, bucket)
 	}
 	them := acc[(stm^1)*W : (stm^1)*W+W]
 	if len(n.l1Init) != 0 {
 		return n.tail(us, them)
 	}
-	return n.outB + n.dot(us, 0) + n.dot(them, 1)
+	return n.outB[bucket] + n.dot(us, 2*bucket) + n.dot(them, 2*bucket+1)
 }
 
 // dot is the output layer's sum over one accumulator a (a view's Hidden lanes) against the
-// output weights of input block k (0: the side to move's, 1: the other's), by the fastest
-// kernel the net has: AVX2, SWAR (CReLU with int16 weights) or scalar.
+// output weights of block k: block b*P + j is bucket b's weights of input block j (0: the side
+// to move's, 1: the other's), by the fastest kernel the net has: AVX2, SWAR (CReLU with int16
+// weights) or scalar.
 func (n *Net) dot(a []uint64, k int) int64 {
 	W := n.words
 	switch {
@@ -638,7 +647,7 @@ func (n *Net) tail(us, them []uint64) int64 {
 			}
 		}
 	}
-	out := n.outB
+	out := n.outB[0]
 	sh := n.l1Shift
 	var rnd int64
 	if sh > 0 {

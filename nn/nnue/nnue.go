@@ -86,6 +86,24 @@ type Arch struct {
 	// (Hidden inputs, not 2*Hidden). Both accumulators are still kept move by move (the side
 	// to move alternates). The zero value: both perspectives, every existing net.
 	STMOnly bool
+	// Buckets: the number of output buckets (0: one output, every existing net; else 2 to
+	// MaxBuckets, L1 = 0 only). A bucketed net has one output layer per bucket and reads the
+	// one of the position's bucket, chosen by the number of pieces on the board
+	// (Arch.Bucket): the game's phase picks the weights, at no cost to the accumulators.
+	Buckets int
+}
+
+// OutputBuckets is the number of output layers: Buckets, or 1 for an unbucketed net.
+func (a Arch) OutputBuckets() int { return max(a.Buckets, 1) }
+
+// Bucket is the output bucket of a position with the given pieces: n*B/(Cells+1) for n pieces
+// on the board and B buckets (0 for an unbucketed net), so each bucket covers an equal range of
+// piece counts 0..Cells.
+func (a Arch) Bucket(pieces [2]uint64) int {
+	if a.Buckets < 2 {
+		return 0
+	}
+	return bits.OnesCount64(pieces[0]|pieces[1]) * a.Buckets / (a.Cells + 1)
 }
 
 // Perspectives is the number of accumulators the tail reads: 2, or 1 for an STMOnly net.
@@ -179,8 +197,9 @@ func (a Arch) Windows() int {
 
 // Limits of an Arch (a corrupted header must not ask for gigabytes).
 const (
-	MaxHidden = 1024
-	MaxL1     = 256
+	MaxHidden  = 1024
+	MaxL1      = 256
+	MaxBuckets = 16
 )
 
 // Validate reports whether a is a net this package can build.
@@ -204,6 +223,10 @@ func (a Arch) Validate() error {
 		return fmt.Errorf("nnue: arch input kind %d is unknown (known: cells = 0, windows = 1)", int(a.Input))
 	case a.Input == CellInput && a.Width != 0:
 		return fmt.Errorf("nnue: arch width %d on a cell-input net (only window input has a geometry; want 0)", a.Width)
+	case a.Buckets < 0 || a.Buckets == 1 || a.Buckets > MaxBuckets:
+		return fmt.Errorf("nnue: arch buckets = %d, want 0 (one output) or 2..%d", a.Buckets, MaxBuckets)
+	case a.Buckets > 1 && a.L1 > 0:
+		return fmt.Errorf("nnue: arch has %d output buckets and an l1 layer of %d: buckets need l1 = 0", a.Buckets, a.L1)
 	case a.Input == WindowInput && (a.Width < 2 || a.Cells%a.Width != 0 || a.Cells/a.Width < 2):
 		return fmt.Errorf("nnue: window-input arch: width %d does not divide %d cells into a board at least 2x2", a.Width, a.Cells)
 	}
@@ -230,6 +253,9 @@ func (a Arch) String() string {
 	if a.STMOnly {
 		act += " stm-only"
 	}
+	if a.Buckets > 1 {
+		act += fmt.Sprintf(" buckets %d", a.Buckets)
+	}
 	if a.L1 == 0 {
 		return fmt.Sprintf("%dx2->%dx2->1%s", a.Features(), a.Hidden, act)
 	}
@@ -242,8 +268,8 @@ type Weights struct {
 	FTBias []float32 // [Hidden]
 	L1W    []float32 // [P*Hidden][L1] (empty when L1 = 0), P = Arch.Perspectives()
 	L1B    []float32 // [L1]
-	OutW   []float32 // [L1] or, when L1 = 0, [P*Hidden]
-	OutB   []float32 // [1]
+	OutW   []float32 // [L1] or, when L1 = 0, [P*Hidden][B] (B = Arch.OutputBuckets(): input i's weight of bucket b at i*B+b)
+	OutB   []float32 // [B]
 }
 
 // Tensor names one weight tensor.
@@ -268,7 +294,8 @@ func (w *Weights) Tensors(a Arch) []Tensor {
 	if a.L1 > 0 {
 		outIn = a.L1
 	}
-	t = append(t, Tensor{"out.w", &w.OutW, outIn, 1}, Tensor{"out.b", &w.OutB, 1, 1})
+	B := a.OutputBuckets()
+	t = append(t, Tensor{"out.w", &w.OutW, outIn, B}, Tensor{"out.b", &w.OutB, 1, B})
 	return t
 }
 
@@ -441,9 +468,10 @@ func (m *Model) Forward(pieces [2]uint64, stm int) float32 {
 		}
 	}
 	if a.L1 == 0 {
-		s := w.OutB[0]
+		B, b := a.OutputBuckets(), a.Bucket(pieces)
+		s := w.OutB[b]
 		for i, v := range x {
-			s += v * w.OutW[i]
+			s += v * w.OutW[i*B+b]
 		}
 		return s
 	}

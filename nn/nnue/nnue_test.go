@@ -53,7 +53,7 @@ func TestQuantizedMatchesFloat(t *testing.T) {
 		for range N {
 			pieces, stm := randomPieces(rng, a.Cells)
 			net.Refresh(acc, pieces)
-			q := net.Logit(net.Output(acc, stm))
+			q := net.Logit(net.Output(acc, stm, a.Bucket(pieces)))
 			f := float64(m.Forward(pieces, stm))
 			d := math.Abs(q - f)
 			worst = max(worst, d)
@@ -86,8 +86,8 @@ func TestEvaluateScale(t *testing.T) {
 	for range 1000 {
 		pieces, stm := randomPieces(rng, 49)
 		net.Refresh(acc, pieces)
-		want := net.Logit(net.Output(acc, stm)) * 250
-		if got := float64(net.Evaluate(acc, stm)); math.Abs(got-want) > 1.001 {
+		want := net.Logit(net.Output(acc, stm, 0)) * 250
+		if got := float64(net.Evaluate(acc, stm, 0)); math.Abs(got-want) > 1.001 {
 			t.Fatalf("Evaluate %v, logit*250 = %v", got, want)
 		}
 	}
@@ -215,7 +215,7 @@ func TestZeroAllocs(t *testing.T) {
 		var sink int32
 		allocs := testing.AllocsPerRun(1000, func() {
 			net.Move(child, acc, 0, 30, 12, 1<<4|1<<5)
-			sink += net.Evaluate(child, 1)
+			sink += net.Evaluate(child, 1, 0)
 		})
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per move+evaluate", a, allocs)
@@ -360,7 +360,7 @@ func benchNet(b *testing.B, a Arch, portable bool) {
 			flips &= pos[i%K][i&1^1]
 		}
 		net.Apply(child, accs[i%K], pos[i%K], i&1, 24, -1, flips)
-		sink += net.Evaluate(child, i&1)
+		sink += net.Evaluate(child, i&1, 0)
 	}
 	b.StopTimer()
 	if c1, ok := cputime.Thread(); ok {
@@ -416,10 +416,10 @@ func TestSIMDMatchesPortable(t *testing.T) {
 				}
 				net.SetSIMD(true)
 				net.Move(accS, accS, p, to, from, flips)
-				outS := net.Output(accS, p^1)
+				outS := net.Output(accS, p^1, 0)
 				net.SetSIMD(false)
 				net.Move(accP, accP, p, to, from, flips)
-				outP := net.Output(accP, p^1)
+				outP := net.Output(accP, p^1, 0)
 				if !slicesEqual(accS, accP) || outS != outP {
 					t.Fatalf("%s: AVX2 and portable differ (output %d vs %d)", a, outS, outP)
 				}

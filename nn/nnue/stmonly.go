@@ -20,7 +20,7 @@ func ToSTMOnly(m *Model) (*Model, error) {
 	copy(v.FT, w.FT)
 	copy(v.FTBias, w.FTBias)
 	if a.L1 == 0 {
-		copy(v.OutW, w.OutW[:a.Hidden])
+		copy(v.OutW, w.OutW[:a.Hidden*a.OutputBuckets()]) // out.w is [inputs][B]
 	} else {
 		copy(v.L1W, w.L1W[:a.Hidden*a.L1])
 		copy(v.L1B, w.L1B)

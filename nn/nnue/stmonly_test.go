@@ -73,7 +73,7 @@ func TestSTMOnlyQuantized(t *testing.T) {
 		}
 		checkLogits(t, m, net, rng, acc, 2000, func(pieces [2]uint64, stm int) {
 			if a.L1 == 0 && a.Input == CellInput {
-				if g, w := evalInts(v, pieces, stm), net.Evaluate(acc, stm); g != w {
+				if g, w := evalInts(v, pieces, stm), net.Evaluate(acc, stm, a.Bucket(pieces)); g != w {
 					t.Fatalf("%s: Ints evaluate %d, Net %d", a, g, w)
 				}
 			}
@@ -82,7 +82,7 @@ func TestSTMOnlyQuantized(t *testing.T) {
 		fresh := net.NewAcc()
 		playRandom(net, acc, rng, 20, 40, func(mv move) {
 			net.Refresh(fresh, mv.after)
-			if !slicesEqual(acc, fresh) || net.Output(acc, mv.p^1) != net.Output(fresh, mv.p^1) {
+			if !slicesEqual(acc, fresh) || net.Output(acc, mv.p^1, a.Bucket(mv.after)) != net.Output(fresh, mv.p^1, a.Bucket(mv.after)) {
 				t.Fatalf("%s: update differs from refresh after %+v", a, mv)
 			}
 		})
@@ -118,7 +118,7 @@ func TestSTMOnlyFile(t *testing.T) {
 		if got.Arch != a || got.SHA256() != m.SHA256() {
 			t.Fatalf("round trip changed the model: %+v", got.Arch)
 		}
-		if v := bodyVersion(b); v != BodyVersion || BodyVersion != 4 {
+		if v := bodyVersion(b); v != BodyVersion4 {
 			t.Fatalf("%s written with body version %d, want 4", a, v)
 		}
 		two := a
@@ -127,7 +127,7 @@ func TestSTMOnlyFile(t *testing.T) {
 		if err := NewRandom(two, 8).Write(&c); err != nil {
 			t.Fatal(err)
 		}
-		if v := bodyVersion(c.Bytes()); v == BodyVersion {
+		if v := bodyVersion(c.Bytes()); v == BodyVersion4 {
 			t.Fatalf("two-perspective %s written with body version %d", two, v)
 		}
 		// The dims activation, input, width, perspectives end the dims list.

@@ -41,7 +41,7 @@ func TestToWindowsKeepsTheFunction(t *testing.T) {
 			}
 			qm.Refresh(am, pieces)
 			qw.Refresh(aw, pieces)
-			d := math.Abs(float64(qm.Evaluate(am, stm)-qw.Evaluate(aw, stm))) / 300
+			d := math.Abs(float64(qm.Evaluate(am, stm, 0)-qw.Evaluate(aw, stm, 0))) / 300
 			worst = max(worst, d)
 		}
 		if worst > logitTolerance {

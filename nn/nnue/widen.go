@@ -34,8 +34,9 @@ func Widen(m *Model, hidden int, seed uint64) (*Model, error) {
 	// The tail reads [own lanes, other lanes] (own only when STMOnly): lane j of perspective p
 	// is input p*H + j.
 	if a.L1 == 0 {
+		B := a.OutputBuckets() // out.w is [inputs][B]
 		for p := range a.Perspectives() {
-			copy(v.OutW[p*H2:p*H2+H], w.OutW[p*H:(p+1)*H])
+			copy(v.OutW[p*H2*B:(p*H2+H)*B], w.OutW[p*H*B:(p+1)*H*B])
 		}
 	} else {
 		for p := range a.Perspectives() {

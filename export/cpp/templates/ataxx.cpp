@@ -276,8 +276,9 @@ static bool force(const Pos& p, const Coords& c, Pos& out) {
 
 constexpr int H = NET_HIDDEN;  // lanes per perspective
 constexpr int kRow = 2 * H;    // a row holds both perspectives' lanes, player 0's first
-// The output reads both accumulators, the side to move's first (OUT_W[kOut], kOut = 2H), or
-// with NET_STM_ONLY the side to move's only (kOut = H).
+// The output reads both accumulators, the side to move's first (kOut = 2H weights per bucket),
+// or with NET_STM_ONLY the side to move's only (kOut = H); NET_BUCKETS output layers, OUT_W
+// bucket b's at OUT_W[b * kOut], read by the position's piece count (bucket_of).
 constexpr int kOut = NET_STM_ONLY ? H : 2 * H;
 
 struct alignas(32) Acc {
@@ -287,7 +288,12 @@ struct alignas(32) Acc {
 alignas(32) static int16_t PLACE[2][kSquares][kRow];  // player p's piece appears on c
 alignas(32) static int16_t FLIP[2][kSquares][kRow];   // the piece on c turns from 1-p's to p's
 alignas(32) static int16_t INIT[kRow];
-alignas(32) static int16_t OUTW16[kOut];
+alignas(32) static int16_t OUTW16[NET_BUCKETS][kOut];
+
+// bucket_of is nnue.Arch.Bucket: n*NET_BUCKETS/(kSquares+1) for the n pieces on the board.
+inline int bucket_of(const Pos& p) {
+    return NET_BUCKETS < 2 ? 0 : __builtin_popcountll(p.bb[0] | p.bb[1]) * NET_BUCKETS / (kSquares + 1);
+}
 // Window input (NET_WINDOWS, colony/nn/nnue's windows): FT[w * 81 + code] is what window w
 // (numbered row-major by its top-left cell) adds to a perspective's lanes in state code as seen
 // from that perspective; perspective 1 reads the code with own and other exchanged. The updates
@@ -413,11 +419,12 @@ static void init_net() {
     for (int persp = 0; persp < 2; persp++)
         for (int j = 0; j < H; j++) INIT[persp * H + j] = FT_BIAS[j];
     int64_t mx = 0;
-    for (int i = 0; i < kOut; i++) mx = std::max<int64_t>(mx, std::abs(int64_t(OUT_W[i])));
+    for (int i = 0; i < NET_BUCKETS * kOut; i++) mx = std::max<int64_t>(mx, std::abs(int64_t(OUT_W[i])));
     // madd's int32 lanes: SSE2's four take kOut/4 products each (AVX2's eight, kOut/8), each an
     // activation in [0, NET_QA] (CReLU's clip, SCReLU's square shifted back) times a weight.
     g_simd_eval = mx <= 32767 && int64_t(kOut / 4) * NET_QA * mx < (int64_t(1) << 31);
-    for (int i = 0; i < kOut; i++) OUTW16[i] = int16_t(OUT_W[i]);
+    for (int b = 0; b < NET_BUCKETS; b++)
+        for (int i = 0; i < kOut; i++) OUTW16[b][i] = int16_t(OUT_W[b * kOut + i]);
 #ifdef COLONY_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) g_kernel = kAVX2;
@@ -497,11 +504,12 @@ inline int32_t act(int16_t v) {
     return NET_SCRELU ? (c * c) >> NET_SHIFT : c;
 }
 
-static int64_t output_scalar(const int16_t* us, const int16_t* them) {
-    int64_t s = OUT_B;
+static int64_t output_scalar(const int16_t* us, const int16_t* them, int bucket) {
+    const int32_t* w = OUT_W + bucket * kOut;
+    int64_t s = OUT_B[bucket];
     for (int i = 0; i < H; i++) {
-        s += int64_t(act(us[i])) * OUT_W[i];
-        if (!NET_STM_ONLY) s += int64_t(act(them[i])) * OUT_W[H + i];
+        s += int64_t(act(us[i])) * w[i];
+        if (!NET_STM_ONLY) s += int64_t(act(them[i])) * w[H + i];
     }
     return s;
 }
@@ -557,19 +565,20 @@ static int64_t output_scalar(const int16_t* us, const int16_t* them) {
         if (!NET_SCRELU) return c;                                                                              \
         return OR(SLLI16(MULHI16(c, c), 16 - NET_SHIFT), SRLI16(MULLO16(c, c), NET_SHIFT));                     \
     }                                                                                                           \
-    TARGET static int64_t output_##SUFFIX(const int16_t* us, const int16_t* them) {                             \
+    TARGET static int64_t output_##SUFFIX(const int16_t* us, const int16_t* them, int bucket) {                 \
         const V zero = ZERO(), top = SET16(int16_t(NET_QA));                                                    \
+        const int16_t* ow = OUTW16[bucket];                                                                     \
         V s = ZERO();                                                                                           \
         for (int i = 0; i < H; i += W) {                                                                        \
             V a = act_##SUFFIX(LOAD((const V*)(us + i)), zero, top);                                            \
-            s = ADD32(s, MADD(a, LOAD((const V*)(OUTW16 + i))));                                                \
+            s = ADD32(s, MADD(a, LOAD((const V*)(ow + i))));                                                    \
             if (NET_STM_ONLY) continue;                                                                         \
             V b = act_##SUFFIX(LOAD((const V*)(them + i)), zero, top);                                          \
-            s = ADD32(s, MADD(b, LOAD((const V*)(OUTW16 + H + i))));                                            \
+            s = ADD32(s, MADD(b, LOAD((const V*)(ow + H + i))));                                                \
         }                                                                                                       \
         alignas(32) int32_t out[W / 2];                                                                         \
         STORE((V*)out, s);                                                                                      \
-        int64_t t = OUT_B;                                                                                      \
+        int64_t t = OUT_B[bucket];                                                                              \
         for (int k = 0; k < W / 2; k++) t += out[k];                                                            \
         return t;                                                                                               \
     }
@@ -602,17 +611,19 @@ static void acc_move(Acc& dst, const Acc& src, const uint64_t* before, int p, in
     acc_move_scalar(dst, src, p, to, from, flips);
 }
 
-// evaluate is Net.Evaluate: the score of the side to move stm (hundredths of a piece).
-static int32_t evaluate(const Acc& a, int stm) {
+// evaluate is Net.Evaluate: the score of the side to move of p (hundredths of a piece), a
+// being p's accumulator.
+static int32_t evaluate(const Acc& a, const Pos& p) {
+    const int stm = p.side, bucket = bucket_of(p);
     const int16_t* us = a.v + stm * H;
     const int16_t* them = a.v + (stm ^ 1) * H;
     int64_t out;
 #ifdef COLONY_X86
-    if (g_simd_eval && g_kernel == kAVX2) out = output_avx2(us, them);
-    else if (g_simd_eval && g_kernel == kSSE2) out = output_sse2(us, them);
+    if (g_simd_eval && g_kernel == kAVX2) out = output_avx2(us, them, bucket);
+    else if (g_simd_eval && g_kernel == kSSE2) out = output_sse2(us, them, bucket);
     else
 #endif
-        out = output_scalar(us, them);
+        out = output_scalar(us, them, bucket);
     return int32_t((out * SCORE_MUL) >> 32);
 }
 
@@ -742,7 +753,7 @@ struct Hooks {
     // static_value is the net's score of p (at ply) for its side to move.
     int32_t static_value(const Pos& p, int ply) {
         ensure(ply);
-        int32_t v = evaluate(acc[ply], p.side);
+        int32_t v = evaluate(acc[ply], p);
         return std::min(std::max(v, -C::WIN_BOUND + 1), C::WIN_BOUND - 1);
     }
 
@@ -883,7 +894,7 @@ static std::string eval_line(const std::vector<std::string>& f, Pos p) {
         else acc_move(dst, src, p.bb, p.side, to, is_jump(m) ? move_from(m) : -1, ADJ1[to] & p.bb[p.side ^ 1]);
         p = apply(p, m);
         if (i > 5) out += ' ';
-        out += std::to_string(evaluate(dst, p.side));
+        out += std::to_string(evaluate(dst, p));
     }
     return out;
 }
@@ -911,7 +922,7 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
     if (c == "eval" && f.size() == 5) {
         Acc a;
         refresh(a, p);
-        return std::to_string(evaluate(a, p.side));
+        return std::to_string(evaluate(a, p));
     }
     if (c == "line") return eval_line(f, p);
     if (c == "budget" && f.size() == 7) {

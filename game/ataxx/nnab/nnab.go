@@ -120,6 +120,7 @@ func CheckArch(a nnue.Arch) error {
 	}
 	want.Activation = a.Activation // any activation reads the same planes
 	want.STMOnly = a.STMOnly       // and so does an output of one perspective or two
+	want.Buckets = a.Buckets       // or of output buckets (Validate checks their count)
 	if a != want {
 		return fmt.Errorf("nnab: net arch %+v is not a Bacteria War net (%+v)", a, want)
 	}

@@ -174,7 +174,7 @@ func TestQuantizedEqualsFloatOnGames(t *testing.T) {
 					t.Fatalf("ForwardInput: stm %d err %v", stm, err)
 				}
 				net.Refresh(acc, Pieces(p))
-				q := net.Logit(net.Output(acc, p.ToMove()))
+				q := net.Logit(net.Output(acc, p.ToMove(), net.Arch().Bucket(Pieces(p))))
 				d := math.Abs(q - float64(f))
 				worst, sum, mag = max(worst, d), sum+d, mag+math.Abs(float64(f))
 				n++
@@ -259,7 +259,7 @@ func TestDepthOneIsNetArgmax(t *testing.T) {
 					v = -s
 				} else {
 					net.Refresh(acc, Pieces(&c))
-					v = -min(max(net.Evaluate(acc, c.ToMove()), -abrules.WinBound+1), abrules.WinBound-1)
+					v = -min(max(net.Evaluate(acc, c.ToMove(), net.Arch().Bucket(Pieces(&c))), -abrules.WinBound+1), abrules.WinBound-1)
 				}
 				best = max(best, v)
 			}

@@ -67,10 +67,11 @@ type hooks struct {
 	acc   [abrules.MaxPly + 1]nnue.Acc
 	accOK [abrules.MaxPly + 1]bool
 	delta [abrules.MaxPly + 1]delta
+	arch  nnue.Arch // the net's: its output bucket of a position (Arch.Bucket)
 }
 
 func newHooks(net *nnue.Net) *hooks {
-	h := &hooks{net: net}
+	h := &hooks{net: net, arch: net.Arch()}
 	h.QuietLeap = quietLeap
 	for i := range h.acc {
 		h.acc[i] = net.NewAcc()
@@ -125,7 +126,7 @@ func (h *hooks) ensure(ply int) {
 // abrules.StuckScore).
 func (h *hooks) Static(p ataxx.Position, ply int) int32 {
 	h.ensure(ply)
-	v := h.net.Evaluate(h.acc[ply], p.ToMove())
+	v := h.net.Evaluate(h.acc[ply], p.ToMove(), h.arch.Bucket(Pieces(&p)))
 	return min(max(v, -abrules.WinBound+1), abrules.WinBound-1)
 }
 

@@ -103,7 +103,7 @@ func TestWindowQuantizedEqualsFloatOnGames(t *testing.T) {
 					t.Fatal(err)
 				}
 				net.Refresh(acc, Pieces(p))
-				worst = max(worst, math.Abs(net.Logit(net.Output(acc, p.ToMove()))-float64(f)))
+				worst = max(worst, math.Abs(net.Logit(net.Output(acc, p.ToMove(), net.Arch().Bucket(Pieces(p))))-float64(f)))
 				mag += math.Abs(float64(f))
 				n++
 			})
