@@ -43,6 +43,10 @@ type NNUEConfig struct {
 	// (train.NNUEConfig.Teacher, the parent as the teacher): a warm start on a window of only
 	// new data then keeps what the parent knew instead of fitting that data alone.
 	TeacherWeight float64 `json:"teacher_weight,omitempty"`
+	// Buckets, when > 0, gives the candidate this many output buckets (nnue.Arch.Bucket): a
+	// best net without them is first copied into them (nnue.WithBuckets, the same function)
+	// and trained from there; a best net that has them is trained as it is.
+	Buckets int `json:"buckets,omitempty"`
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -95,6 +99,9 @@ func (n *NNUEConfig) check() error {
 	}
 	if err := checkTeacher(n.TeacherWeight); err != nil {
 		return err
+	}
+	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
+		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
@@ -496,7 +503,7 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
 		ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
-		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest)})
+		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets})
 	if err != nil {
 		return err
 	}
@@ -522,8 +529,11 @@ type nnueTraining struct {
 	LR, ScoreWeight float64
 	// TeacherWeight, when > 0, makes Best the teacher of the training (train.NNUEConfig).
 	TeacherWeight float64
-	Seed          uint64
-	AfterSave     func(step int64) // see train.NNUEConfig
+	// Buckets, when > 0 and Best has no output buckets, starts from Best copied into this many
+	// (nnue.WithBuckets, written as Out + ".start"); a Best with another count is an error.
+	Buckets   int
+	Seed      uint64
+	AfterSave func(step int64) // see train.NNUEConfig
 }
 
 // cycleValFrac is the share of a run's shards a generation's training holds out.
@@ -537,6 +547,21 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		return err
 	}
 	start, steps := t.Best, t.Steps
+	switch b := best.Arch.Buckets; {
+	case t.Buckets == 0 || b == t.Buckets:
+	case b != 0:
+		return fmt.Errorf("pipeline: nnue: the best net %s has %d output buckets, the generation asks for %d", t.Best, b, t.Buckets)
+	default:
+		m, err := nnue.WithBuckets(best, t.Buckets)
+		if err == nil {
+			start = t.Out + ".start"
+			err = m.Save(start)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "train: the best net copied into %d output buckets: %s\n", t.Buckets, start)
+	}
 	if m, err := nnue.Load(t.Out); err == nil && m.Step > best.Step {
 		start, steps = t.Out, steps-(m.Step-best.Step)
 		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)

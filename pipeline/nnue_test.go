@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,7 +221,9 @@ func tinyNNUEConfig(t *testing.T, models string) Config {
 
 // TestNNUECycleWindowLineage: when the best net reads the 2x2 window input, a generation plays
 // its data with it, warm-starts the candidate from it (the window input and the step carry
-// over), gates it and promotes it with a provenance row that names the window arch.
+// over; with Buckets, from the best net copied into 4 output buckets, the same function),
+// gates it and promotes it with a provenance row that names the window arch and its buckets.
+// A best net with another bucket count is refused, and so are counts outside 2..16.
 func TestNNUECycleWindowLineage(t *testing.T) {
 	g, err := registry.Lookup("bacteria-war")
 	if err != nil {
@@ -235,7 +238,10 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 	if err := w.Save(best); err != nil {
 		t.Fatal(err)
 	}
-	cy, err := Open(filepath.Join(t.TempDir(), "run"), g, tinyNNUEConfig(t, models), testLog{t})
+	cfg := tinyNNUEConfig(t, models)
+	cfg.NNUE.Buckets = 4
+	run := filepath.Join(t.TempDir(), "run")
+	cy, err := Open(run, g, cfg, testLog{t})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,12 +254,36 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
 	}
 	m := mustLoad(t, want)
-	if m.Arch != w.Arch || m.Step != w.Step+4 {
-		t.Fatalf("promoted net %s at step %d, want %s at step %d", m.Arch, m.Step, w.Arch, w.Step+4)
+	wantArch := w.Arch
+	wantArch.Buckets = 4
+	if m.Arch != wantArch || m.Step != w.Step+4 {
+		t.Fatalf("promoted net %s at step %d, want %s at step %d", m.Arch, m.Step, wantArch, w.Step+4)
 	}
-	if row := lastRow(t, models); row.Net != "000005" || row.Parent != "000004" || row.Arch != w.Arch.String() ||
-		!strings.Contains(row.Arch, "windows") {
-		t.Fatalf("provenance row %+v, want the window arch %s", row, w.Arch)
+	if row := lastRow(t, models); row.Net != "000005" || row.Parent != "000004" || row.Arch != wantArch.String() ||
+		!strings.Contains(row.Arch, "windows") || !strings.Contains(row.Arch, "buckets 4") {
+		t.Fatalf("provenance row %+v, want the window arch %s", row, wantArch)
+	}
+	starts, _ := filepath.Glob(filepath.Join(run, "*", "*.start"))
+	if len(starts) != 1 {
+		t.Fatalf("converted start nets: %v", starts)
+	}
+	start := mustLoad(t, starts[0])
+	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
+		if x, y := w.Forward(pieces, 1), start.Forward(pieces, 1); x != y || start.Arch != wantArch {
+			t.Fatalf("start net %s: logit %v, the best net's %v", start.Arch, y, x)
+		}
+	}
+	// The promoted net has 4 buckets: a generation asking for 8 is refused before training.
+	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), Buckets: 8})
+	if err == nil || !strings.Contains(err.Error(), "has 4 output buckets") {
+		t.Fatalf("best net with 4 buckets, generation with 8: %v", err)
+	}
+	for _, b := range []int{-1, 1, 17} {
+		n := DefaultNNUE()
+		n.Buckets = b
+		if err := n.check(); err == nil || !strings.Contains(err.Error(), "output buckets") {
+			t.Errorf("buckets %d: %v", b, err)
+		}
 	}
 }
 
