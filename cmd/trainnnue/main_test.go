@@ -18,12 +18,7 @@ import (
 
 // TestTrainAndEval: a short run writes a loadable model; -eval reads it back; bad flags exit 2.
 func TestTrainAndEval(t *testing.T) {
-	dir := t.TempDir()
-	shards := filepath.Join(dir, "shards")
-	if err := os.MkdirAll(shards, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeShards(t, shards, 10)
+	dir, shards := newShards(t, 10)
 	out := filepath.Join(dir, "m.nnue")
 	var log bytes.Buffer
 	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "20", "-batch", "32"}, &log); code != 0 {
@@ -51,6 +46,19 @@ func TestTrainAndEval(t *testing.T) {
 	}
 }
 
+// newShards makes a temporary folder and writes the shards of games games (writeShards) into
+// its subfolder "shards"; it returns both paths.
+func newShards(t *testing.T, games int) (dir, shards string) {
+	t.Helper()
+	dir = t.TempDir()
+	shards = filepath.Join(dir, "shards")
+	if err := os.MkdirAll(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeShards(t, shards, games)
+	return dir, shards
+}
+
 // writeShards writes the shards of a few games of Bacteria War's random engine into dir,
 // through the registry (a command reaches no game package directly).
 func writeShards(t *testing.T, dir string, games int) { t.Helper(); writeShardsSeed(t, dir, games, 1) }
@@ -71,12 +79,7 @@ func writeShardsSeed(t *testing.T, dir string, games int, seed uint64) {
 // TestWindowInput: -input windows trains a window-input net; continuing from it without the
 // flag keeps window input; an unknown -input exits 2.
 func TestWindowInput(t *testing.T) {
-	dir := t.TempDir()
-	shards := filepath.Join(dir, "shards")
-	if err := os.MkdirAll(shards, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeShards(t, shards, 6)
+	dir, shards := newShards(t, 6)
 	out := filepath.Join(dir, "w.nnue")
 	var log bytes.Buffer
 	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "6", "-batch", "16", "-input", "windows"}, &log); code != 0 {
@@ -193,12 +196,7 @@ func TestValidationFlags(t *testing.T) {
 // accumulator only; with -model it first cuts a two-perspective start net to one (OUT.stm);
 // -perspectives 2 on a one-perspective start net and -perspectives 3 exit 2.
 func TestPerspectives(t *testing.T) {
-	dir := t.TempDir()
-	shards := filepath.Join(dir, "shards")
-	if err := os.MkdirAll(shards, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeShards(t, shards, 6)
+	dir, shards := newShards(t, 6)
 	var log bytes.Buffer
 	one := filepath.Join(dir, "one.nnue")
 	if code := run(context.Background(), []string{"-shards", shards, "-out", one, "-hidden", "16", "-steps", "4", "-batch", "16", "-input", "windows", "-activation", "screlu", "-perspectives", "1"}, &log); code != 0 {
@@ -239,12 +237,7 @@ func TestPerspectives(t *testing.T) {
 // net's) and continues a start net that has that many; a bucket count out of range or one
 // that differs from the start net's exits 2.
 func TestBuckets(t *testing.T) {
-	dir := t.TempDir()
-	shards := filepath.Join(dir, "shards")
-	if err := os.MkdirAll(shards, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeShards(t, shards, 6)
+	dir, shards := newShards(t, 6)
 	var log bytes.Buffer
 	fresh := filepath.Join(dir, "fresh.nnue")
 	if code := run(context.Background(), []string{"-shards", shards, "-out", fresh, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, &log); code != 0 {
