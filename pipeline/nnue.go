@@ -47,6 +47,10 @@ type NNUEConfig struct {
 	// best net without them is first copied into them (nnue.WithBuckets, the same function)
 	// and trained from there; a best net that has them is trained as it is.
 	Buckets int `json:"buckets,omitempty"`
+	// Widen, when > 0, gives the candidate this many accumulator lanes: a narrower best net is
+	// first widened (nnue.Widen, the same function; the new lanes learn), a best net of this
+	// width is trained as it is, a wider one is an error. It applies before Buckets.
+	Widen int `json:"widen,omitempty"`
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -102,6 +106,9 @@ func (n *NNUEConfig) check() error {
 	}
 	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
 		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
+	}
+	if n.Widen < 0 || n.Widen%16 != 0 {
+		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", n.Widen)
 	}
 	_, err := arena.ParseSPRT(n.SPRT)
 	return err
@@ -503,13 +510,46 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
 		ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
-		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets})
+		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen})
 	if err != nil {
 		return err
 	}
 	var prev float64
 	_ = readJSON(filepath.Join(c.genDir(), "train.json"), &prev)
 	return arena.WriteJSON(filepath.Join(c.genDir(), "train.json"), prev+time.Since(t0).Seconds())
+}
+
+// startNet returns the net a generation trains from: best itself, or best moved to the
+// generation's shape, first widened to t.Widen lanes, then copied into t.Buckets output buckets
+// (each the same function). A best net wider than t.Widen, or with another bucket count, is
+// an error.
+func startNet(w io.Writer, best *nnue.Model, t nnueTraining) (*nnue.Model, error) {
+	m := best
+	switch h := m.Arch.Hidden; {
+	case t.Widen == 0 || t.Widen == h:
+	case t.Widen < h:
+		return nil, fmt.Errorf("pipeline: nnue: the best net %s has %d lanes, the generation asks for %d", t.Best, h, t.Widen)
+	default:
+		wide, err := nnue.Widen(m, t.Widen, t.Seed)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "train: the best net widened from %d to %d lanes\n", h, t.Widen)
+		m = wide
+	}
+	switch b := m.Arch.Buckets; {
+	case t.Buckets == 0 || b == t.Buckets:
+	case b != 0:
+		return nil, fmt.Errorf("pipeline: nnue: the best net %s has %d output buckets, the generation asks for %d", t.Best, b, t.Buckets)
+	default:
+		bucketed, err := nnue.WithBuckets(m, t.Buckets)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "train: the best net copied into %d output buckets\n", t.Buckets)
+		m = bucketed
+	}
+	return m, nil
 }
 
 // nnueTraining is a candidate's training: Steps past the best net's step, into Out.
@@ -531,7 +571,10 @@ type nnueTraining struct {
 	TeacherWeight float64
 	// Buckets, when > 0 and Best has no output buckets, starts from Best copied into this many
 	// (nnue.WithBuckets, written as Out + ".start"); a Best with another count is an error.
-	Buckets   int
+	Buckets int
+	// Widen, when > 0 and Best is narrower, starts from Best widened to this many lanes first
+	// (nnue.Widen, the same function); a wider Best is an error.
+	Widen     int
 	Seed      uint64
 	AfterSave func(step int64) // see train.NNUEConfig
 }
@@ -547,20 +590,16 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		return err
 	}
 	start, steps := t.Best, t.Steps
-	switch b := best.Arch.Buckets; {
-	case t.Buckets == 0 || b == t.Buckets:
-	case b != 0:
-		return fmt.Errorf("pipeline: nnue: the best net %s has %d output buckets, the generation asks for %d", t.Best, b, t.Buckets)
-	default:
-		m, err := nnue.WithBuckets(best, t.Buckets)
-		if err == nil {
-			start = t.Out + ".start"
-			err = m.Save(start)
-		}
-		if err != nil {
+	m, err := startNet(w, best, t)
+	if err != nil {
+		return err
+	}
+	if m != best {
+		start = t.Out + ".start"
+		if err := m.Save(start); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "train: the best net copied into %d output buckets: %s\n", t.Buckets, start)
+		fmt.Fprintf(w, "train: the candidate's start (%s): %s\n", m.Arch, start)
 	}
 	if m, err := nnue.Load(t.Out); err == nil && m.Step > best.Step {
 		start, steps = t.Out, steps-(m.Step-best.Step)

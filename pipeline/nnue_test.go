@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -221,9 +222,10 @@ func tinyNNUEConfig(t *testing.T, models string) Config {
 
 // TestNNUECycleWindowLineage: when the best net reads the 2x2 window input, a generation plays
 // its data with it, warm-starts the candidate from it (the window input and the step carry
-// over; with Buckets, from the best net copied into 4 output buckets, the same function),
-// gates it and promotes it with a provenance row that names the window arch and its buckets.
-// A best net with another bucket count is refused, and so are counts outside 2..16.
+// over; with Widen and Buckets, from the best net widened by 16 lanes and copied into 4 output
+// buckets, the same function), gates it and promotes it with a provenance row that names the
+// window arch, its lanes and its buckets. A best net with another bucket count or more lanes
+// is refused, and so are bucket counts outside 2..16 and widths not a multiple of 16.
 func TestNNUECycleWindowLineage(t *testing.T) {
 	g, err := registry.Lookup("bacteria-war")
 	if err != nil {
@@ -240,6 +242,7 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 	}
 	cfg := tinyNNUEConfig(t, models)
 	cfg.NNUE.Buckets = 4
+	cfg.NNUE.Widen = w.Arch.Hidden + 16
 	run := filepath.Join(t.TempDir(), "run")
 	cy, err := Open(run, g, cfg, testLog{t})
 	if err != nil {
@@ -255,7 +258,7 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 	}
 	m := mustLoad(t, want)
 	wantArch := w.Arch
-	wantArch.Buckets = 4
+	wantArch.Buckets, wantArch.Hidden = 4, w.Arch.Hidden+16
 	if m.Arch != wantArch || m.Step != w.Step+4 {
 		t.Fatalf("promoted net %s at step %d, want %s at step %d", m.Arch, m.Step, wantArch, w.Step+4)
 	}
@@ -277,6 +280,17 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), Buckets: 8})
 	if err == nil || !strings.Contains(err.Error(), "has 4 output buckets") {
 		t.Fatalf("best net with 4 buckets, generation with 8: %v", err)
+	}
+	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), Widen: w.Arch.Hidden})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has %d lanes", w.Arch.Hidden+16)) {
+		t.Fatalf("best net of %d lanes, generation with %d: %v", w.Arch.Hidden+16, w.Arch.Hidden, err)
+	}
+	for _, h := range []int{-16, 24} {
+		n := DefaultNNUE()
+		n.Widen = h
+		if err := n.check(); err == nil || !strings.Contains(err.Error(), "widen") {
+			t.Errorf("widen %d: %v", h, err)
+		}
 	}
 	for _, b := range []int{-1, 1, 17} {
 		n := DefaultNNUE()
