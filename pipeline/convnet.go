@@ -30,6 +30,14 @@ type convnetKind struct{ c *Cycle }
 // file is the generation's candidate.
 func (k convnetKind) file() string { return filepath.Join(k.c.genDir(), "candidate.model") }
 
+// adopt checks a convnet model trained elsewhere and copies it in as the candidate.
+func (k convnetKind) adopt(candidate string) error {
+	if _, _, err := models.Load(k.c.game.Info(), candidate); err != nil {
+		return err
+	}
+	return copyFile(candidate, k.file())
+}
+
 // first is Config.Init (random:BxC: a random net saved as init.model), or the newest model in
 // Config.Models.
 func (k convnetKind) first() (string, error) {

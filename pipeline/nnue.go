@@ -624,6 +624,38 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	return err
 }
 
+// adopt checks a net trained elsewhere (the run's game, the best net's input) and copies it in as
+// the candidate, with its training log (NAME-train.log beside NAME.nnue, as the nets' directory
+// keeps them) and its window manifest (NAME-window.tsv: the provenance row counts its new
+// positions from it) where they exist. Its provenance row then names the cycle's data labels and
+// teacher weight: gate only a net trained on such data.
+func (k nnueKind) adopt(candidate string) error {
+	c := k.c
+	m, err := nnue.Load(candidate)
+	if err != nil {
+		return err
+	}
+	best, err := nnue.Load(c.st.Best)
+	if err != nil {
+		return err
+	}
+	if a, b := m.Arch, best.Arch; a.Game != c.game.Info().Name || a.Input != b.Input || a.Cells != b.Cells || a.Width != b.Width {
+		return fmt.Errorf("pipeline: gate-only: %s (%s) is not for this run's game and input (the best net %s)", candidate, a, b)
+	}
+	if err := copyFile(candidate, k.file()); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(candidate, ".nnue")
+	for _, f := range []struct{ from, to string }{{"-train.log", "train.log"}, {"-" + windowManifest, windowManifest}} {
+		if fileExists(base + f.from) {
+			if err := copyFile(base+f.from, filepath.Join(c.genDir(), f.to)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (k nnueKind) candidate() (file, sha string, err error) {
 	file = k.file()
 	m, err := nnue.Load(file)
@@ -763,8 +795,14 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	if g.ConfirmGames > 0 {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
+	// The steps past the parent: the cycle's own training's, or a gate-only net's (trained
+	// elsewhere, from the parent or from a net of its line).
+	steps := m.Step - pm.Step
+	if steps <= 0 {
+		steps = int64(c.cfg.TrainSteps)
+	}
 	row := provRow(rows, strings.TrimSuffix(filepath.Base(name), ".nnue"), pid, m, positions,
-		labels(n.Engine, n.Nodes, n.SoftNodes, n.TeacherWeight), int64(c.cfg.TrainSteps), trainSec, gate)
+		labels(n.Engine, n.Nodes, n.SoftNodes, n.TeacherWeight), steps, trainSec, gate)
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss),
 	// and the list of the shards it was trained on (NNNNNN-window.tsv: its children's count of
 	// new positions reads it).

@@ -456,3 +456,80 @@ func TestNNUEReferenceGate(t *testing.T) {
 		}
 	}
 }
+
+// TestNNUEGateOnly: a net trained elsewhere (here 000004 widened by 16 lanes and a step further)
+// is gated as the generation's candidate with no data or training of the cycle's, and promoted
+// with its training log and window manifest: its provenance row counts the manifest's shards
+// that are in no window of its parent's line, and the steps past its parent. A net of another
+// game or input, or one that does not load, is refused before anything is gated.
+func TestNNUEGateOnly(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := nnueModels(t)
+	parent := mustLoad(t, filepath.Join(models, "000004.nnue"))
+	hash := func(c byte) string { return strings.Repeat(string(c), 64) }
+	if err := data.WriteManifest(filepath.Join(models, "000004-"+windowManifest), data.Manifest{Game: "bacteria-war",
+		Entries: []data.ManifestEntry{{SHA256: hash('a'), Examples: 10, Name: "a.shard"}}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cand := filepath.Join(dir, "wide.nnue")
+	wide, err := nnue.Widen(parent, parent.Arch.Hidden+16, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide.Step += 3
+	if err := wide.Save(cand); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wide-train.log"), []byte("trained elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteManifest(filepath.Join(dir, "wide-"+windowManifest), data.Manifest{Game: "bacteria-war",
+		Entries: []data.ManifestEntry{{SHA256: hash('a'), Examples: 10, Name: "a.shard"}, {SHA256: hash('b'), Examples: 7, Name: "b.shard"}}}); err != nil {
+		t.Fatal(err)
+	}
+	cy, err := Open(filepath.Join(t.TempDir(), "run"), g, tinyNNUEConfig(t, models), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Refused: a file that is no net, and a net for another board.
+	junk := filepath.Join(dir, "junk.nnue")
+	if err := os.WriteFile(junk, []byte("not a net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := parent.Arch
+	other.Cells = 36
+	otherFile := filepath.Join(dir, "other.nnue")
+	if err := nnue.NewModel(other).Save(otherFile); err != nil {
+		t.Fatal(err)
+	}
+	for bad, why := range map[string]string{junk: "nnue", otherFile: "not for this run's game and input"} {
+		if _, err := cy.GateOnly(context.Background(), bad); err == nil || !strings.Contains(err.Error(), why) {
+			t.Fatalf("gate-only %s: %v, want %q", bad, err, why)
+		}
+	}
+	res, err := cy.GateOnly(context.Background(), cand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(models, "000005.nnue")
+	if !res.Promoted || res.Model != want {
+		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
+	}
+	if m := mustLoad(t, want); m.SHA256() != wide.SHA256() {
+		t.Fatalf("promoted %s, want the gated net %s", m.Arch, wide.Arch)
+	}
+	row := lastRow(t, models)
+	if row.Net != "000005" || row.Parent != "000004" || row.Arch != wide.Arch.String() || row.PositionsNew != 7 || row.Steps != 3 {
+		t.Fatalf("provenance row %+v: want 7 new positions, 3 steps, arch %s", row, wide.Arch)
+	}
+	if b, err := os.ReadFile(filepath.Join(models, "000005-train.log")); err != nil || string(b) != "trained elsewhere\n" {
+		t.Fatalf("training log: %q %v", b, err)
+	}
+	if !fileExists(filepath.Join(models, "000005-"+windowManifest)) {
+		t.Fatal("the window manifest was not kept with the net")
+	}
+}

@@ -42,7 +42,6 @@ import (
 	"colony/contract"
 	"colony/internal/atomicfile"
 	"colony/internal/gitrev"
-	"colony/models"
 	"colony/nn"
 	"colony/replay/report"
 	"colony/selfplay"
@@ -226,6 +225,9 @@ type kind interface {
 	train(ctx context.Context, w io.Writer) error
 	// candidate reads the generation's candidate and returns its file and SHA-256.
 	candidate() (file, sha string, err error)
+	// adopt checks a model trained elsewhere and copies it (with what goes with it) into the
+	// generation's directory as its candidate (Cycle.GateOnly).
+	adopt(candidate string) error
 	// gate plays the candidate (res.Candidate) against the best, logging to w, into res.
 	gate(ctx context.Context, w io.Writer, res *GenResult) error
 	// promote writes the promoted candidate into Config.Models and returns its file.
@@ -417,23 +419,17 @@ func (c *Cycle) Generation(ctx context.Context) (*GenResult, error) {
 
 // GateOnly gates a model trained elsewhere as the candidate of the generation in progress (no
 // self-play or training), then promotes it or not like any candidate. The generation must not
-// have started (stage selfplay).
+// have started (stage selfplay). The model is the run's kind: a convnet's .model, or with
+// Config.NNUE a .nnue net (nnueKind.adopt: its training log and window manifest beside it go
+// with it).
 func (c *Cycle) GateOnly(ctx context.Context, candidate string) (*GenResult, error) {
 	if c.st.Stage != StageSelfPlay {
 		return nil, fmt.Errorf("pipeline: gate-only: generation %d is in its %s stage: finish it first", c.st.Generation, c.st.Stage)
 	}
-	// The candidate is a convnet's model file in any run, as it always was.
-	if _, _, err := models.Load(c.game.Info(), candidate); err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(candidate)
-	if err != nil {
-		return nil, err
-	}
 	if err := os.MkdirAll(c.genDir(), 0o755); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(convnetKind{c}.file(), b); err != nil {
+	if err := c.kind.adopt(candidate); err != nil {
 		return nil, err
 	}
 	c.lg.Printf("generation %d: gating %s", c.st.Generation, candidate)

@@ -13,6 +13,7 @@
 //
 //	loop -game bacteria-war -run runs/bw -generations 3 -init models/bacteria-war/000001.model
 //	loop -run runs/bw -gate-only m2.model [-gate-games 100 -gate-clock 2s]
+//	loop -nnue -run runs/nnue23 -gate-only w256.nnue   (a net trained elsewhere; w256-train.log and w256-window.tsv beside it go with it)
 //	loop -game bacteria-war -nnue -run runs/nnue -generations 1000   (see docs/nnue-cycle.md)
 package main
 
@@ -47,7 +48,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	runDir := fs.String("run", "", "run directory (created; resumed when it exists; default runs/<game>)")
 	gens := fs.Int("generations", 1, "generations to run in this invocation")
-	gateOnly := fs.String("gate-only", "", "gate this model (trained elsewhere) as the current generation's candidate: no self-play or training")
+	gateOnly := fs.String("gate-only", "", "gate this model (trained elsewhere: a .model, or with -nnue a .nnue with NAME-train.log and NAME-window.tsv beside it) as the current generation's candidate: no self-play or training")
 	fs.StringVar(&c.Init, "init", "", "first best model when the run is new: a file, or random:BxC for an untrained net (default: newest in -models)")
 	fs.StringVar(&c.Agent, "agent", "", "the agent binary the gate runs (default: the run's, or bin/agent for a new run)")
 	fs.StringVar(&c.Models, "models", "", "where promoted models are written (default models/<game>)")
