@@ -194,6 +194,11 @@ type Config[M Move] struct {
 	SENegative bool
 	// TTCutPV lets the table cut principal-variation nodes below the root too.
 	TTCutPV bool
+	// TTStatic: the value reverse futility, null-move and futility pruning read is the table's
+	// score where the node's entry bounds the true value beyond the Static value on that side
+	// (a lower bound above it, an upper bound below it, an exact score; a proven score is not
+	// used), else the Static value.
+	TTStatic bool
 	// IIRDepth (0: none, unless Options.IIR asks for the experiment at its IIRDepth): a node of
 	// at least this depth that the table gives no move is searched a ply shallower.
 	IIRDepth int
@@ -385,6 +390,24 @@ func (s *searcher[P, M, G]) checkStop() {
 	}
 }
 
+// static is p's value for the pruning near the leaves: its Static value or, with
+// Config.TTStatic and an entry of the table (hit), the entry's score where its bound says the
+// true value lies beyond the Static value on that side.
+func (s *searcher[P, M, G]) static(p P, ply int, hit bool, en *tt.Entry[M]) int32 {
+	v := s.g.Static(p, ply)
+	if !s.cfg.TTStatic || !hit {
+		return v
+	}
+	t := s.fromTT(int32(en.Score), ply)
+	if t <= -s.cfg.WinBound || t >= s.cfg.WinBound {
+		return v
+	}
+	if en.Bound&tt.Lower != 0 && t > v || en.Bound&tt.Upper != 0 && t < v {
+		return t
+	}
+	return v
+}
+
 // search is fail-soft negamax PVS. ply is the distance from the root; nullOK allows a null
 // move (not at the root of Score, not after a pass).
 func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, pv, nullOK bool) int32 {
@@ -411,9 +434,10 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	ttMove := s.cfg.NoMove
 	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
 	var ttEntry tt.Entry[M]
+	ttHit := false
 	if s.tt != nil && excluded == s.cfg.NoMove {
 		if en, ok := s.tt.Probe(key); ok {
-			ttMove, ttEntry = en.Move, en
+			ttMove, ttEntry, ttHit = en.Move, en, true
 			if (!pv || s.cfg.TTCutPV && ply > 0) && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
 				v := s.fromTT(int32(en.Score), ply)
 				switch {
@@ -437,7 +461,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	inBounds := beta > -s.cfg.WinBound && beta < s.cfg.WinBound
 	static, haveStatic := int32(0), false
 	if s.prune && !pv && depth <= s.cfg.RFPDepth && inBounds {
-		static, haveStatic = s.g.Static(p, ply), true
+		static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
 		if static-s.cfg.RFPMargin*int32(depth) >= beta {
 			return static
 		}
@@ -447,7 +471,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	// reduced by 2 + depth/4, cut. Not twice in a row.
 	if s.null && nullOK && !pv && depth >= 3 && inBounds && s.g.CanNull(p) {
 		if !haveStatic {
-			static = s.g.Static(p, ply)
+			static = s.static(p, ply, ttHit, &ttEntry)
 		}
 		if static >= beta {
 			v := -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-3-depth/4, -beta, -beta+1, ply+1, false, false)
@@ -586,7 +610,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 			}
 			if fp && idx >= s.cfg.FPMoves {
 				if !haveStatic {
-					static, haveStatic = s.g.Static(p, ply), true
+					static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
 				}
 				if static+s.cfg.FPBase+s.cfg.FPMult*int32(depth) <= alpha {
 					break

@@ -112,6 +112,7 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	cw.field("SEMargin", "int32_t", "SE_MARGIN")
 	cw.field("SENegative", "bool", "SE_NEGATIVE")
 	cw.field("TTCutPV", "bool", "TT_CUT_PV")
+	cw.field("TTStatic", "bool", "TT_STATIC")
 	cw.field("IIRDepth", "int", "IIR_DEPTH")
 
 	// history

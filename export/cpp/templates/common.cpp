@@ -449,6 +449,7 @@ struct Table {
 //   RFP_DEPTH, RFP_MARGIN, LMP_LEN, LMP[]                            reverse futility, LMP
 //   QUIET_BELOW, QUIET_AFTER                                         quiet-move pruning
 //   FP_DEPTH, FP_MOVES, FP_BASE, FP_MULT                             futility pruning
+//   TT_STATIC                                                        the table's bound as the static value
 //   SE_DEPTH, SE_MARGIN, SE_NEGATIVE                                 singular extensions
 //   TT_CUT_PV, IIR_DEPTH                                             table cuts on the PV, IIR
 //   HIST_MULT, HIST_MAX, HIST_DIV, HIST_AGE                          history
@@ -640,6 +641,22 @@ struct Searcher {
         return std::min(std::max(r, 0), depth - 2);
     }
 
+    // static_of is p's value for the pruning near the leaves: its static value or, with
+    // TT_STATIC and a table entry (hit), the entry's score where its bound says the true value
+    // lies beyond the static value on that side (a proven score is not used).
+    int32_t static_of(const Pos& p, int ply, bool hit, int32_t tt_score, uint8_t tt_bound) {
+        int32_t v = g->static_value(p, ply);
+        if constexpr (C::TT_STATIC) {
+            if (hit) {
+                int32_t t = from_tt(tt_score, ply);
+                if (t > -C::WIN_BOUND && t < C::WIN_BOUND &&
+                    (((tt_bound & kLower) != 0 && t > v) || ((tt_bound & kUpper) != 0 && t < v)))
+                    return t;
+            }
+        }
+        return v;
+    }
+
     // search is fail-soft negamax PVS; ply is the distance from the root.
     int32_t search(const Pos& p, int depth, int32_t alpha, int32_t beta, int ply, bool pv) {
         nodes++;
@@ -656,9 +673,10 @@ struct Searcher {
         int tt_depth = 0;
         int32_t tt_score = 0;
         uint8_t tt_bound = 0;
+        bool tt_hit = false;
         if (tt && excl == kNoMove) {
             if (const auto* en = tt->probe(k)) {
-                tt_move = en->move, tt_depth = en->depth, tt_score = en->score, tt_bound = en->bound;
+                tt_move = en->move, tt_depth = en->depth, tt_score = en->score, tt_bound = en->bound, tt_hit = true;
                 if ((!pv || (C::TT_CUT_PV && ply > 0)) && en->depth >= depth) {
                     int32_t v = from_tt(en->score, ply);
                     if (en->bound == kExact || (en->bound == kLower && v >= beta) ||
@@ -681,7 +699,7 @@ struct Searcher {
         if constexpr (C::RFP_DEPTH > 0) {
             bool in_bounds = beta > -C::WIN_BOUND && beta < C::WIN_BOUND;
             if (prune && !pv && depth <= C::RFP_DEPTH && in_bounds) {
-                st = g->static_value(p, ply), have_static = true;
+                st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
                 if (st - C::RFP_MARGIN * depth >= beta) return st;
             }
         }
@@ -782,7 +800,7 @@ struct Searcher {
                 if (quiet && idx >= C::QUIET_AFTER && -(ks[i] >> 16) < int64_t(C::QUIET_BELOW)) break;
                 if constexpr (C::FP_DEPTH > 0) {
                     if (fp && idx >= C::FP_MOVES) {
-                        if (!have_static) st = g->static_value(p, ply), have_static = true;
+                        if (!have_static) st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
                         if (st + C::FP_BASE + C::FP_MULT * int32_t(depth) <= alpha) break;
                     }
                 }
