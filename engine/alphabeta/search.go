@@ -199,6 +199,10 @@ type Config[M Move] struct {
 	// (a lower bound above it, an upper bound below it, an exact score; a proven score is not
 	// used), else the Static value.
 	TTStatic bool
+	// Improving: reverse futility cuts with a margin a ply smaller at a node whose static
+	// value is above the one of the node two plies up (the same side to move), where both were
+	// computed.
+	Improving bool
 	// IIRDepth (0: none, unless Options.IIR asks for the experiment at its IIRDepth): a node of
 	// at least this depth that the table gives no move is searched a ply shallower.
 	IIRDepth int
@@ -294,7 +298,8 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	seDepth  int   // singular extensions from this depth (0: none)
 	seMargin int32 // and their margin a ply
 
-	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
+	excluded []M     // per ply: the move a singular-extension test leaves out (NoMove: none)
+	statics  []int32 // per ply: the node's static value for the pruning (noStatic: not computed)
 
 	nodes     int64
 	nodeLimit int64
@@ -320,6 +325,7 @@ func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *s
 	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves), pv: make([]M, 0, cfg.MaxPly)}
 	s.killers = make([][2]M, cfg.MaxPly)
 	s.excluded = make([]M, cfg.MaxPly)
+	s.statics = make([]int32, cfg.MaxPly)
 	for i := range s.excluded {
 		s.excluded[i] = cfg.NoMove
 	}
@@ -390,6 +396,9 @@ func (s *searcher[P, M, G]) checkStop() {
 	}
 }
 
+// noStatic marks a ply whose static value was not computed.
+const noStatic = math.MinInt32
+
 // static is p's value for the pruning near the leaves: its Static value or, with
 // Config.TTStatic and an entry of the table (hit), the entry's score where its bound says the
 // true value lies beyond the Static value on that side.
@@ -431,6 +440,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	}
 
 	key := s.g.Key(p)
+	s.statics[ply] = noStatic
 	ttMove := s.cfg.NoMove
 	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
 	var ttEntry tt.Entry[M]
@@ -462,7 +472,12 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	static, haveStatic := int32(0), false
 	if s.prune && !pv && depth <= s.cfg.RFPDepth && inBounds {
 		static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
-		if static-s.cfg.RFPMargin*int32(depth) >= beta {
+		s.statics[ply] = static
+		d := int32(depth)
+		if s.cfg.Improving && ply >= 2 && s.statics[ply-2] != noStatic && static > s.statics[ply-2] {
+			d--
+		}
+		if static-s.cfg.RFPMargin*d >= beta {
 			return static
 		}
 	}
@@ -725,6 +740,7 @@ func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, boun
 // above alpha moves to the front and becomes s.bestMove.
 func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 {
 	s.nodes++
+	s.statics[0] = noStatic // the root computes none
 	best := -infinity
 	side := p.ToMove()
 	for i := range s.root {

@@ -113,6 +113,7 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	cw.field("SENegative", "bool", "SE_NEGATIVE")
 	cw.field("TTCutPV", "bool", "TT_CUT_PV")
 	cw.field("TTStatic", "bool", "TT_STATIC")
+	cw.field("Improving", "bool", "IMPROVING")
 	cw.field("IIRDepth", "int", "IIR_DEPTH")
 
 	// history

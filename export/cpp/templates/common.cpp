@@ -449,7 +449,7 @@ struct Table {
 //   RFP_DEPTH, RFP_MARGIN, LMP_LEN, LMP[]                            reverse futility, LMP
 //   QUIET_BELOW, QUIET_AFTER                                         quiet-move pruning
 //   FP_DEPTH, FP_MOVES, FP_BASE, FP_MULT                             futility pruning
-//   TT_STATIC                                                        the table's bound as the static value
+//   TT_STATIC, IMPROVING                                             the table's bound as the static value, RFP when improving
 //   SE_DEPTH, SE_MARGIN, SE_NEGATIVE                                 singular extensions
 //   TT_CUT_PV, IIR_DEPTH                                             table cuts on the PV, IIR
 //   HIST_MULT, HIST_MAX, HIST_DIV, HIST_AGE                          history
@@ -559,6 +559,7 @@ struct Searcher {
 
     Move killers[C::MAX_PLY][2];
     Move excluded[C::MAX_PLY];  // per ply: the move a singular-extension test leaves out
+    int32_t statics[C::MAX_PLY];  // per ply: the node's static value for the pruning (kNoStatic: none)
     int32_t history[2][C::HIST_SIZE];
     int32_t zero_hist[2][C::HIST_SIZE];  // no history: the root's order without ROOT_HISTORY
     Order<Move, C> order;
@@ -641,6 +642,8 @@ struct Searcher {
         return std::min(std::max(r, 0), depth - 2);
     }
 
+    static constexpr int32_t kNoStatic = INT32_MIN;  // a ply whose static value was not computed
+
     // static_of is p's value for the pruning near the leaves: its static value or, with
     // TT_STATIC and a table entry (hit), the entry's score where its bound says the true value
     // lies beyond the static value on that side (a proven score is not used).
@@ -668,6 +671,7 @@ struct Searcher {
         if (depth <= 0 || ply >= C::MAX_PLY - 1) return g->leaf(p, ply);
 
         uint64_t k = g->key(p);
+        statics[ply] = kNoStatic;
         Move tt_move = kNoMove;
         const Move excl = excluded[ply];  // a singular-extension test's excluded move (else kNoMove)
         int tt_depth = 0;
@@ -700,7 +704,12 @@ struct Searcher {
             bool in_bounds = beta > -C::WIN_BOUND && beta < C::WIN_BOUND;
             if (prune && !pv && depth <= C::RFP_DEPTH && in_bounds) {
                 st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
-                if (st - C::RFP_MARGIN * depth >= beta) return st;
+                statics[ply] = st;
+                int32_t d = depth;
+                if constexpr (C::IMPROVING) {
+                    if (ply >= 2 && statics[ply - 2] != kNoStatic && st > statics[ply - 2]) d--;
+                }
+                if (st - C::RFP_MARGIN * d >= beta) return st;
             }
         }
 
@@ -852,6 +861,7 @@ struct Searcher {
     // moves to the front and becomes best_move.
     int32_t search_root(const Pos& p, int depth, int32_t alpha, int32_t beta) {
         nodes++;
+        statics[0] = kNoStatic;  // the root computes none
         int32_t best = -kInfinity;
         int side = g->to_move(p);
         for (size_t i = 0; i < root.size(); i++) {
