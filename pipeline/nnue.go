@@ -624,6 +624,10 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	return err
 }
 
+// netFiles are the files that go with a net: gen, the name in a generation's directory; net,
+// the suffix after the net's name beside it (NNNNNN-train.log, NNNNNN-window.tsv).
+var netFiles = []struct{ gen, net string }{{"train.log", "-train.log"}, {windowManifest, "-" + windowManifest}}
+
 // adopt checks a net trained elsewhere (the run's game, the best net's input) and copies it in as
 // the candidate, with its training log (NAME-train.log beside NAME.nnue, as the nets' directory
 // keeps them) and its window manifest (NAME-window.tsv: the provenance row counts its new
@@ -646,9 +650,9 @@ func (k nnueKind) adopt(candidate string) error {
 		return err
 	}
 	base := strings.TrimSuffix(candidate, ".nnue")
-	for _, f := range []struct{ from, to string }{{"-train.log", "train.log"}, {"-" + windowManifest, windowManifest}} {
-		if fileExists(base + f.from) {
-			if err := copyFile(base+f.from, filepath.Join(c.genDir(), f.to)); err != nil {
+	for _, f := range netFiles {
+		if fileExists(base + f.net) {
+			if err := copyFile(base+f.net, filepath.Join(c.genDir(), f.gen)); err != nil {
 				return err
 			}
 		}
@@ -806,9 +810,9 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	// Its training log goes with it (NNNNNN-train.log: the shipped nets' report reads its loss),
 	// and the list of the shards it was trained on (NNNNNN-window.tsv: its children's count of
 	// new positions reads it).
-	for _, f := range []struct{ from, to string }{{"train.log", "-train.log"}, {windowManifest, "-" + windowManifest}} {
-		if from := filepath.Join(c.genDir(), f.from); fileExists(from) {
-			if err := copyFile(from, strings.TrimSuffix(name, ".nnue")+f.to); err != nil {
+	for _, f := range netFiles {
+		if from := filepath.Join(c.genDir(), f.gen); fileExists(from) {
+			if err := copyFile(from, strings.TrimSuffix(name, ".nnue")+f.net); err != nil {
 				return "", err
 			}
 		}

@@ -299,7 +299,7 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	seMargin int32 // and their margin a ply
 
 	excluded []M     // per ply: the move a singular-extension test leaves out (NoMove: none)
-	statics  []int32 // per ply: the node's static value for the pruning (noStatic: not computed)
+	statics  []int32 // per ply, with Config.Improving: the node's static value for the pruning (noStatic: not computed)
 
 	nodes     int64
 	nodeLimit int64
@@ -440,7 +440,9 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	}
 
 	key := s.g.Key(p)
-	s.statics[ply] = noStatic
+	if s.cfg.Improving {
+		s.statics[ply] = noStatic
+	}
 	ttMove := s.cfg.NoMove
 	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
 	var ttEntry tt.Entry[M]
@@ -472,10 +474,12 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	static, haveStatic := int32(0), false
 	if s.prune && !pv && depth <= s.cfg.RFPDepth && inBounds {
 		static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
-		s.statics[ply] = static
 		d := int32(depth)
-		if s.cfg.Improving && ply >= 2 && s.statics[ply-2] != noStatic && static > s.statics[ply-2] {
-			d--
+		if s.cfg.Improving {
+			s.statics[ply] = static
+			if ply >= 2 && s.statics[ply-2] != noStatic && static > s.statics[ply-2] {
+				d--
+			}
 		}
 		if static-s.cfg.RFPMargin*d >= beta {
 			return static

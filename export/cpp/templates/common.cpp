@@ -671,7 +671,7 @@ struct Searcher {
         if (depth <= 0 || ply >= C::MAX_PLY - 1) return g->leaf(p, ply);
 
         uint64_t k = g->key(p);
-        statics[ply] = kNoStatic;
+        if constexpr (C::IMPROVING) statics[ply] = kNoStatic;
         Move tt_move = kNoMove;
         const Move excl = excluded[ply];  // a singular-extension test's excluded move (else kNoMove)
         int tt_depth = 0;
@@ -704,9 +704,9 @@ struct Searcher {
             bool in_bounds = beta > -C::WIN_BOUND && beta < C::WIN_BOUND;
             if (prune && !pv && depth <= C::RFP_DEPTH && in_bounds) {
                 st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
-                statics[ply] = st;
                 int32_t d = depth;
                 if constexpr (C::IMPROVING) {
+                    statics[ply] = st;
                     if (ply >= 2 && statics[ply - 2] != kNoStatic && st > statics[ply - 2]) d--;
                 }
                 if (st - C::RFP_MARGIN * d >= beta) return st;
