@@ -601,9 +601,14 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		}
 		fmt.Fprintf(w, "train: the candidate's start (%s): %s\n", m.Arch, start)
 	}
+	resume := false
 	if m, err := nnue.Load(t.Out); err == nil && m.Step > best.Step {
 		start, steps = t.Out, steps-(m.Step-best.Step)
-		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left\n", start, m.Step, steps)
+		// With the checkpoint the killed training wrote beside it, the same run goes on (its
+		// schedule, optimizer and sampling); without one (an older run), a new run from it.
+		_, err := os.Stat(train.CkptPath(t.Out))
+		resume = err == nil
+		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left (the same schedule and optimizer: %v)\n", start, m.Step, steps, resume)
 	}
 	if steps <= 0 {
 		return nil
@@ -611,8 +616,8 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
 		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
-		Every: max(1, min(1000, steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
-		Manifest: t.Manifest}
+		Every: max(1, min(1000, t.Steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
+		Manifest: t.Manifest, Checkpoints: true, Resume: resume}
 	if t.TeacherWeight > 0 {
 		tc.Teacher, tc.TeacherWeight = t.Best, t.TeacherWeight
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"time"
 
@@ -88,6 +90,16 @@ type NNUEConfig struct {
 	// AfterSave, when set, is called after each write of Out with its step (a trainer keeps
 	// the file in a store).
 	AfterSave func(step int64)
+
+	// Checkpoints writes a resume checkpoint (nnueckpt.go) beside every model the run saves as
+	// its current state: OUT.ckpt with each write of Out, OUT.last.ckpt with the last model of a
+	// BestVal run (whose Out is then the best model, and has none).
+	Checkpoints bool
+	// Resume continues the run that wrote Model: it reads MODEL.ckpt (refused unless it names
+	// Model by game, arch, step and weights hash) and takes from it the schedule (rate, warm-up,
+	// its start and length: the learning-rate flags are not read), Adam's state and the sampling
+	// source. Steps 0 runs to the end of the stopped run's schedule; more goes on past it.
+	Resume bool
 }
 
 // nnueGraph is the gorgonia graph of an nnue net for a fixed batch: both perspectives' dense
@@ -490,6 +502,28 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if err != nil {
 		return nil, err
 	}
+	target := m.Step + cfg.Steps
+	var resume *nnueCkpt
+	if cfg.Resume {
+		if cfg.Model == "" {
+			return nil, errors.New("train: nnue: resume needs the start model of a stopped run")
+		}
+		p := CkptPath(cfg.Model)
+		if resume, err = readNNUECkpt(p); err != nil {
+			return nil, err
+		}
+		if err := resume.check(p, cfg.Game.Name, m); err != nil {
+			return nil, err
+		}
+		tc = resume.Schedule
+		if target = resume.Target; cfg.Steps > 0 {
+			target = m.Step + cfg.Steps
+		}
+		if target <= m.Step {
+			return nil, fmt.Errorf("train: nnue: resume: %s's run ended at step %d; give the steps to go on past it", p, resume.Target)
+		}
+		lg.Printf("resume: %s (saved %s): the schedule from step %d, Adam after %d updates, on to step %d", p, resume.SavedAt, tc.ScheduleStart, resume.Opt.T, target)
+	}
 	lg.Printf("learning rate: %s", describeSchedule(&tc))
 	held, picked, shards, err := valSplit(cfg.Shards, cfg.ValFrac)
 	if err != nil {
@@ -542,7 +576,28 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		}
 		defer csv.Close()
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6e6e7565))
+	pcg := rand.NewPCG(cfg.Seed, cfg.Seed^0x6e6e7565)
+	if resume != nil {
+		if err := pcg.UnmarshalBinary(resume.RNG); err != nil {
+			return nil, fmt.Errorf("train: nnue: resume: the sampling state: %w", err)
+		}
+		if err := resume.Opt.check(Adam, t.opt.sizes()); err != nil {
+			return nil, fmt.Errorf("train: nnue: resume: %w", err)
+		}
+		t.opt = &resume.Opt
+	}
+	rng := rand.New(pcg)
+	// ckpt writes the resume checkpoint of the trainer's state (model cur) beside path.
+	ckpt := func(path string, cur *nnue.Model) error {
+		if !cfg.Checkpoints {
+			return nil
+		}
+		c, err := ckptOf(cfg.Game.Name, cur, &tc, target, t, pcg)
+		if err != nil {
+			return err
+		}
+		return writeNNUECkpt(CkptPath(path), c)
+	}
 	var exs []data.Example
 	a := m.Arch
 	withMeta := func(out *nnue.Model) *nnue.Model {
@@ -563,6 +618,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		if err := m.Save(cfg.Out); err != nil {
 			return err
 		}
+		if err := ckpt(cfg.Out, m); err != nil {
+			return err
+		}
 		if cfg.AfterSave != nil {
 			cfg.AfterSave(m.Step)
 		}
@@ -571,7 +629,6 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	if err := mon.start(); err != nil {
 		return nil, err
 	}
-	target := m.Step + cfg.Steps
 	began, first := time.Now(), t.step
 	var sum float64
 	var n int
@@ -580,7 +637,11 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 			if err := save(); err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("%w at step %d; %s saved: continue with it as the start model", ErrInterrupted, t.step, cfg.Out)
+			how := "continue with it as the start model"
+			if cfg.Checkpoints {
+				how += ", and resume to keep the schedule and the optimizer"
+			}
+			return nil, fmt.Errorf("%w at step %d; %s saved: %s", ErrInterrupted, t.step, cfg.Out, how)
 		}
 		if cfg.Refresh > 0 && t.step > first && t.step%cfg.Refresh == 0 {
 			if rep, err := win.Refresh(); err != nil {
@@ -634,7 +695,18 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		return nil, err
 	}
 	if best != nil {
-		return keepBest(&cfg, withMeta(t.Model()), withMeta(best), lg)
+		last := withMeta(t.Model())
+		kept, err := keepBest(&cfg, last, withMeta(best), lg)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Checkpoints {
+			// Out holds the best model now: its checkpoint would go with an older state.
+			if err := os.Remove(CkptPath(cfg.Out)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+		return kept, ckpt(cfg.Out+".last", last)
 	}
 	if err := save(); err != nil {
 		return nil, err

@@ -8,10 +8,14 @@
 //	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
 //	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
 //	          [-teacher NET -teacher-weight T]
+//	trainnnue ... -model OUT -resume [-steps N]   (go on with a stopped run: OUT.ckpt)
 //	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
 //
-// The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM; a
-// stopped run is continued with -model set to that file. -val-frac of the shards (whole
+// The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM, each
+// time with its resume checkpoint OUT.ckpt (with -best-val, the last model's as
+// OUT.last.ckpt; none for an output URL). A stopped run is continued with -model set to that
+// file: as a new run (a fresh schedule and optimizer), or with -resume as the same run (the
+// checkpoint's schedule, Adam state and sampling; -steps only to go past its end). -val-frac of the shards (whole
 // shards, picked by a hash of their names) are held out of training and validated every epoch
 // (the training window over the batch) or -val-every steps; the rows go to -epoch-csv
 // (default OUT.epochs.csv), the loss and learning-rate curves to -plot (default OUT.loss.svg)
@@ -94,8 +98,29 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
 	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
+	fs.BoolVar(&c.Resume, "resume", false, "continue the run that wrote -model from MODEL.ckpt (written beside every saved model): its schedule, Adam state and sampling, the learning-rate flags unread; without -steps, to the end of its schedule")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if c.Resume {
+		stepsSet := false
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "steps":
+				stepsSet = true
+			case "widen", "to-windows", "buckets", "perspectives":
+				if c.Model != "" {
+					c.Resume = false // refused below: a converted start is another net than the run's
+				}
+			}
+		})
+		if !c.Resume || c.Model == "" {
+			fmt.Fprintln(stderr, "trainnnue: -resume needs -model (the stopped run's model) and no conversion of it (-widen, -to-windows, -buckets, -perspectives)")
+			return 2
+		}
+		if !stepsSet {
+			c.Steps = 0
+		}
 	}
 	if *eval != "" {
 		return evalOnly(*game, c.Model, *eval, stderr)
@@ -116,6 +141,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	local := in.Out == c.Out // an output URL is written through a cache: no files beside it
+	c.Checkpoints = local
 	c.Shards, c.Model, c.Out = in.Shards, in.Model, in.Out
 	c.EpochCSV = besideOut(c.EpochCSV, c.Out, ".epochs.csv", local && c.ValFrac > 0)
 	c.Plot = besideOut(c.Plot, c.Out, ".loss.svg", local)

@@ -288,3 +288,57 @@ func TestBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestResume: -resume goes on to the end of the stopped run's schedule (steps unset), writes
+// the checkpoint beside each model, and is refused without -model, without a checkpoint or with
+// a conversion of the start model.
+func TestResume(t *testing.T) {
+	dir, shards := newShards(t, 10)
+	out := filepath.Join(dir, "r.nnue")
+	var log bytes.Buffer
+	common := []string{"-shards", shards, "-hidden", "16", "-batch", "32", "-val-frac", "0", "-plot", "none"}
+	if code := run(context.Background(), append(common, "-out", out, "-steps", "8", "-every", "4"), &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	if _, err := os.Stat(out + ".ckpt"); err != nil {
+		t.Fatalf("no checkpoint beside the model: %v", err)
+	}
+	log.Reset()
+	if code := run(context.Background(), append(common, "-model", out, "-resume", "-out", out), &log); code != 1 || !strings.Contains(log.String(), "give the steps") {
+		t.Fatalf("-resume of a finished run without -steps: exit %d, want 1\n%s", code, log.String())
+	}
+	log.Reset()
+	if code := run(context.Background(), append(common, "-model", out, "-resume", "-steps", "4", "-out", out), &log); code != 0 || !strings.Contains(log.String(), "resume:") {
+		t.Fatalf("-resume -steps 4: exit %d\n%s", code, log.String())
+	}
+	if m, err := nnue.Load(out); err != nil || m.Step != 12 {
+		t.Fatalf("resumed model: %v (%+v)", err, m)
+	}
+	bare := filepath.Join(dir, "bare.nnue")
+	if err := nnue.NewRandom(mustLoad(t, out).Arch, 1).Save(bare); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-resume", "-out", out}, 2, "-resume needs -model"},
+		{[]string{"-resume", "-model", out, "-widen", "32", "-out", out}, 2, "no conversion"},
+		{[]string{"-resume", "-model", bare, "-out", bare + ".2"}, 1, "no checkpoint"},
+	} {
+		log.Reset()
+		if code := run(context.Background(), append(common, c.args...), &log); code != c.code || !strings.Contains(log.String(), c.msg) {
+			t.Errorf("%q: exit %d, want %d with %q\n%s", c.args, code, c.code, c.msg, log.String())
+		}
+	}
+}
+
+func mustLoad(t *testing.T, path string) *nnue.Model {
+	t.Helper()
+	m, err := nnue.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
