@@ -805,8 +805,12 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
 	// The steps past the parent: the cycle's own training's, or a gate-only net's (trained
-	// elsewhere, from the parent or from a net of its line).
+	// elsewhere, from the parent or from a net of its line); a net not started from the parent's
+	// line (a fresh net, its steps at most the parent's) counts all of its own.
 	steps := m.Step - pm.Step
+	if steps <= 0 {
+		steps = m.Step
+	}
 	if steps <= 0 {
 		steps = int64(c.cfg.TrainSteps)
 	}

@@ -532,4 +532,25 @@ func TestNNUEGateOnly(t *testing.T) {
 	if !fileExists(filepath.Join(models, "000005-"+windowManifest)) {
 		t.Fatal("the window manifest was not kept with the net")
 	}
+
+	// A fresh net (trained from a random start, fewer steps than its parent's line) is gated
+	// the same way, and its row counts all of its own steps.
+	freshArch := wide.Arch
+	freshArch.Hidden += 16
+	fresh := nnue.NewRandom(freshArch, 11)
+	fresh.Step = 5
+	freshFile := filepath.Join(dir, "fresh.nnue")
+	if err := fresh.Save(freshFile); err != nil {
+		t.Fatal(err)
+	}
+	cy, err = Open(filepath.Join(t.TempDir(), "run2"), g, tinyNNUEConfig(t, models), testLog{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = cy.GateOnly(context.Background(), freshFile); err != nil || !res.Promoted {
+		t.Fatalf("gate-only of a fresh net: %+v, %v", res, err)
+	}
+	if row := lastRow(t, models); row.Net != "000006" || row.Parent != "000005" || row.Steps != 5 || row.Arch != freshArch.String() {
+		t.Fatalf("fresh net's provenance row %+v: want 000006 from 000005, 5 steps, arch %s", row, freshArch)
+	}
 }
