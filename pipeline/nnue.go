@@ -51,6 +51,11 @@ type NNUEConfig struct {
 	// first widened (nnue.Widen, the same function; the new lanes learn), a best net of this
 	// width is trained as it is, a wider one is an error. It applies before Buckets.
 	Widen int `json:"widen,omitempty"`
+	// Warmup is the training's linear learning-rate warm-up in steps (a warm start's fresh Adam
+	// moves every weight by about the full rate in its first steps); ValEvery validates every
+	// this many steps instead of once an epoch, for a loss curve within a generation's ~1 epoch.
+	Warmup   int64 `json:"warmup,omitempty"`
+	ValEvery int64 `json:"val_every,omitempty"`
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -106,6 +111,9 @@ func (n *NNUEConfig) check() error {
 	}
 	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
 		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
+	}
+	if n.Warmup < 0 || n.ValEvery < 0 {
+		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
 	}
 	if n.Widen < 0 || n.Widen%16 != 0 {
 		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", n.Widen)
@@ -510,7 +518,8 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
 		ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
-		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen})
+		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen,
+		Warmup: k.n.Warmup, ValEvery: k.n.ValEvery})
 	if err != nil {
 		return err
 	}
@@ -564,6 +573,8 @@ type nnueTraining struct {
 	// ValFrac holds out this fraction of the shards (whole shards) for a validation loss every
 	// epoch; with a CSV its rows go to epochs.csv and the curves to loss.svg beside it.
 	ValFrac         float64
+	ValEvery        int64 // validate every this many steps (0: every epoch)
+	Warmup          int64 // linear learning-rate warm-up steps
 	Steps           int64
 	Window, Batch   int
 	LR, ScoreWeight float64
@@ -617,7 +628,7 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
 		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
 		Every: max(1, min(1000, t.Steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
-		Manifest: t.Manifest, Checkpoints: true, Resume: resume}
+		Manifest: t.Manifest, Checkpoints: true, Resume: resume, Warmup: t.Warmup, ValEvery: t.ValEvery}
 	if t.TeacherWeight > 0 {
 		tc.Teacher, tc.TeacherWeight = t.Best, t.TeacherWeight
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,64 @@ func TestNNUETrainResumesExactly(t *testing.T) {
 	got = mustLoad(t, old)
 	if !strings.Contains(log.String(), "the same schedule and optimizer: false") || got.Step != want.Step || got.SHA256() == want.SHA256() {
 		t.Fatalf("continued without a checkpoint: step %d, same weights %v\n%s", got.Step, got.SHA256() == want.SHA256(), log.String())
+	}
+}
+
+// TestNNUETrainWarmupValEvery: a generation's training warms its rate up over Warmup steps and
+// validates every ValEvery steps (the rows of epochs.csv), as NNUEConfig's Warmup and ValEvery
+// ask; negative values are refused.
+func TestNNUETrainWarmupValEvery(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	bc := selfplay.BootstrapConfig{Workers: 2, Games: 8, Seed: 4, PerShard: 40, Limits: engine.Limits{Depth: 1}}
+	if _, err := g.Bootstrap(context.Background(), bc, "alphabeta", agentdef.EngineOptions{HashMB: 1}, shards); err != nil {
+		t.Fatal(err)
+	}
+	best := filepath.Join(nnueModels(t), "000004.nnue")
+	base := mustLoad(t, best).Step
+	csv := filepath.Join(dir, "gen", "loss.csv")
+	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tr := nnueTraining{Game: g, Best: best, Out: filepath.Join(dir, "gen", "c.nnue"), Shards: shards, Steps: 8,
+		Window: 10_000, Batch: 16, LR: 1e-3, Seed: 9, ScoreWeight: 0.5, CSV: csv, ValFrac: 0.5, ValEvery: 2, Warmup: 4}
+	if err := trainNNUE(context.Background(), io.Discard, tr); err != nil {
+		t.Fatal(err)
+	}
+	steps, err := train.ReadLossCSV(csv)
+	if err != nil || len(steps) != 8 {
+		t.Fatalf("loss.csv: %d rows, %v", len(steps), err)
+	}
+	for i, s := range steps {
+		// The cosine from 1e-3 to 5e-5 over the 8 steps, times (i+1)/4 over the first 4.
+		want := 5e-5 + (1e-3-5e-5)*0.5*(1+math.Cos(math.Pi*float64(i)/8))
+		if i < 4 {
+			want *= float64(i+1) / 4
+		}
+		if math.Abs(s.LR-want) > 1e-6*want {
+			t.Errorf("step %d: lr %g, want %g (warm-up over 4 steps)", s.Step, s.LR, want)
+		}
+	}
+	rows, err := train.ReadEpochCSV(filepath.Join(dir, "gen", "epochs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []int64
+	for _, r := range rows {
+		at = append(at, r.Step-base)
+	}
+	if want := []int64{0, 2, 4, 6, 8}; fmt.Sprint(at) != fmt.Sprint(want) {
+		t.Fatalf("validated at steps %v past the best net, want %v", at, want)
+	}
+	for _, bad := range []func(n *NNUEConfig){func(n *NNUEConfig) { n.Warmup = -1 }, func(n *NNUEConfig) { n.ValEvery = -2 }} {
+		n := DefaultNNUE()
+		bad(n)
+		if err := n.check(); err == nil || !strings.Contains(err.Error(), "warm-up") {
+			t.Errorf("%+v: %v", n, err)
+		}
 	}
 }
