@@ -617,8 +617,7 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 		start, steps = t.Out, steps-(m.Step-best.Step)
 		// With the checkpoint the killed training wrote beside it, the same run goes on (its
 		// schedule, optimizer and sampling); without one (an older run), a new run from it.
-		_, err := os.Stat(train.CkptPath(t.Out))
-		resume = err == nil
+		resume = fileExists(train.CkptPath(t.Out))
 		fmt.Fprintf(w, "train: resuming from %s at step %d, %d steps left (the same schedule and optimizer: %v)\n", start, m.Step, steps, resume)
 	}
 	if steps <= 0 {

@@ -65,26 +65,57 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 		return fmt.Errorf("train: saving random state: %w", err)
 	}
 	p.RNG = rng
+	return writeFramed(path, checkpointMagic, checkpointVersion, &p)
+}
+
+// writeFramed writes v gob-encoded in the checkpoint container (magic, version, payload length,
+// payload, CRC-32 of the payload) through a temporary file and a rename.
+func writeFramed(path, magic string, version uint32, v any) error {
 	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(&p); err != nil {
-		return fmt.Errorf("train: encoding checkpoint: %w", err)
+	if err := gob.NewEncoder(&body).Encode(v); err != nil {
+		return fmt.Errorf("train: encoding %s: %w", path, err)
 	}
 	return writeAtomic(path, func(w io.Writer) error {
 		var hdr [20]byte
-		copy(hdr[:8], checkpointMagic)
-		binary.LittleEndian.PutUint32(hdr[8:], checkpointVersion)
+		copy(hdr[:8], magic)
+		binary.LittleEndian.PutUint32(hdr[8:], version)
 		binary.LittleEndian.PutUint64(hdr[12:], uint64(body.Len()))
-		if _, err := w.Write(hdr[:]); err != nil {
-			return err
-		}
-		if _, err := w.Write(body.Bytes()); err != nil {
-			return err
-		}
 		var crc [4]byte
 		binary.LittleEndian.PutUint32(crc[:], crc32.ChecksumIEEE(body.Bytes()))
-		_, err := w.Write(crc[:])
-		return err
+		for _, b := range [][]byte{hdr[:], body.Bytes(), crc[:]} {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+}
+
+// readFramed reads a file written by writeFramed into v, checking its magic (what names the
+// kind of file in the error), version, length and CRC.
+func readFramed(path, magic string, version uint32, what string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("train: reading %s: %w", what, err)
+	}
+	if len(data) < 24 || string(data[:8]) != magic {
+		return fmt.Errorf("train: %s is not a %s (bad magic)", path, what)
+	}
+	if ver := binary.LittleEndian.Uint32(data[8:]); ver != version {
+		return fmt.Errorf("train: %s: %s version %d, this build reads %d", path, what, ver, version)
+	}
+	n := binary.LittleEndian.Uint64(data[12:])
+	if n != uint64(len(data)-24) {
+		return fmt.Errorf("train: %s: truncated or padded %s (payload %d bytes, file has %d)", path, what, n, len(data)-24)
+	}
+	body := data[20 : 20+n]
+	if crc := binary.LittleEndian.Uint32(data[20+n:]); crc != crc32.ChecksumIEEE(body) {
+		return fmt.Errorf("train: %s: %s checksum mismatch", path, what)
+	}
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(v); err != nil {
+		return fmt.Errorf("train: %s: decoding %s: %w", path, what, err)
+	}
+	return nil
 }
 
 // writeAtomic writes a file through a temporary file in the same folder, syncs it and renames
@@ -98,27 +129,9 @@ func writeAtomic(path string, fill func(io.Writer) error) error {
 
 // readCheckpoint reads and verifies a checkpoint file.
 func readCheckpoint(path string) (*checkpointPayload, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading checkpoint: %w", err)
-	}
-	if len(data) < 24 || string(data[:8]) != checkpointMagic {
-		return nil, fmt.Errorf("train: %s is not a Colony training checkpoint (bad magic)", path)
-	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != checkpointVersion {
-		return nil, fmt.Errorf("train: %s: checkpoint version %d, this build reads %d", path, v, checkpointVersion)
-	}
-	n := binary.LittleEndian.Uint64(data[12:])
-	if n != uint64(len(data)-24) {
-		return nil, fmt.Errorf("train: %s: truncated or padded checkpoint (payload %d bytes, file has %d)", path, n, len(data)-24)
-	}
-	body := data[20 : 20+n]
-	if crc := binary.LittleEndian.Uint32(data[20+n:]); crc != crc32.ChecksumIEEE(body) {
-		return nil, fmt.Errorf("train: %s: checkpoint checksum mismatch", path)
-	}
 	var p checkpointPayload
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&p); err != nil {
-		return nil, fmt.Errorf("train: %s: decoding checkpoint: %w", path, err)
+	if err := readFramed(path, checkpointMagic, checkpointVersion, "Colony training checkpoint", &p); err != nil {
+		return nil, err
 	}
 	return &p, nil
 }

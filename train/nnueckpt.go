@@ -1,16 +1,10 @@
 package train
 
 import (
-	"bytes"
-	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"io/fs"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"colony/nn/nnue"
@@ -20,7 +14,8 @@ import (
 // continued run needs beyond the weights, so that a run stopped between sessions goes on as if it
 // had never stopped (the same schedule and optimizer; the sampling continues the same random
 // sequence, over whatever the shard folder holds by then). It sits beside the model it continues,
-// as MODEL.ckpt, and names that model by step and weights hash. File format (little-endian):
+// as MODEL.ckpt, and names that model by step and weights hash. File format (little-endian; the
+// container of the convnet checkpoint, writeFramed):
 //
 //	magic   [8]byte "CLNYNNCK"
 //	version uint32  (nnueCkptVersion)
@@ -49,51 +44,17 @@ type nnueCkpt struct {
 func CkptPath(model string) string { return model + nnueCkptExt }
 
 func writeNNUECkpt(path string, c *nnueCkpt) error {
-	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(c); err != nil {
-		return fmt.Errorf("train: encoding %s: %w", path, err)
-	}
-	return writeAtomic(path, func(w io.Writer) error {
-		var hdr [20]byte
-		copy(hdr[:8], nnueCkptMagic)
-		binary.LittleEndian.PutUint32(hdr[8:], nnueCkptVersion)
-		binary.LittleEndian.PutUint64(hdr[12:], uint64(body.Len()))
-		var crc [4]byte
-		binary.LittleEndian.PutUint32(crc[:], crc32.ChecksumIEEE(body.Bytes()))
-		for _, b := range [][]byte{hdr[:], body.Bytes(), crc[:]} {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return writeFramed(path, nnueCkptMagic, nnueCkptVersion, c)
 }
 
 func readNNUECkpt(path string) (*nnueCkpt, error) {
-	b, err := os.ReadFile(path)
+	var c nnueCkpt
+	err := readFramed(path, nnueCkptMagic, nnueCkptVersion, "NNUE run checkpoint", &c)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: nnue: resume: no checkpoint %s beside the start model (a run writes one with each model it saves)", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("train: nnue: resume: %w", err)
-	}
-	if len(b) < 24 || string(b[:8]) != nnueCkptMagic {
-		return nil, fmt.Errorf("train: nnue: resume: %s is not an NNUE run checkpoint (bad magic)", path)
-	}
-	if v := binary.LittleEndian.Uint32(b[8:]); v != nnueCkptVersion {
-		return nil, fmt.Errorf("train: nnue: resume: %s: checkpoint version %d, this build reads %d", path, v, nnueCkptVersion)
-	}
-	n := binary.LittleEndian.Uint64(b[12:])
-	if n != uint64(len(b)-24) {
-		return nil, fmt.Errorf("train: nnue: resume: %s: truncated or padded (payload %d bytes, file has %d)", path, n, len(b)-24)
-	}
-	body := b[20 : 20+n]
-	if crc := binary.LittleEndian.Uint32(b[20+n:]); crc != crc32.ChecksumIEEE(body) {
-		return nil, fmt.Errorf("train: nnue: resume: %s: checksum mismatch", path)
-	}
-	var c nnueCkpt
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&c); err != nil {
-		return nil, fmt.Errorf("train: nnue: resume: %s: %w", path, err)
 	}
 	return &c, nil
 }

@@ -15,8 +15,8 @@
 // time with its resume checkpoint OUT.ckpt (with -best-val, the last model's as
 // OUT.last.ckpt; none for an output URL). A stopped run is continued with -model set to that
 // file: as a new run (a fresh schedule and optimizer), or with -resume as the same run (the
-// checkpoint's schedule, Adam state and sampling; -steps only to go past its end). -val-frac of the shards (whole
-// shards, picked by a hash of their names) are held out of training and validated every epoch
+// checkpoint's schedule, Adam state and sampling; -steps only to go past its end). -val-frac
+// of the shards (whole shards, picked by a hash of their names) are held out of training and validated every epoch
 // (the training window over the batch) or -val-every steps; the rows go to -epoch-csv
 // (default OUT.epochs.csv), the loss and learning-rate curves to -plot (default OUT.loss.svg)
 // at the end ("none": not written). -input windows starts a fresh net on
@@ -103,18 +103,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if c.Resume {
-		stepsSet := false
+		stepsSet, converts := false, false // a converted start is another net than the run's
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "steps":
 				stepsSet = true
 			case "widen", "to-windows", "buckets", "perspectives":
-				if c.Model != "" {
-					c.Resume = false // refused below: a converted start is another net than the run's
-				}
+				converts = true
 			}
 		})
-		if !c.Resume || c.Model == "" {
+		if converts || c.Model == "" {
 			fmt.Fprintln(stderr, "trainnnue: -resume needs -model (the stopped run's model) and no conversion of it (-widen, -to-windows, -buckets, -perspectives)")
 			return 2
 		}

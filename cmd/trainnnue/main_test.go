@@ -311,11 +311,12 @@ func TestResume(t *testing.T) {
 	if code := run(context.Background(), append(common, "-model", out, "-resume", "-steps", "4", "-out", out), &log); code != 0 || !strings.Contains(log.String(), "resume:") {
 		t.Fatalf("-resume -steps 4: exit %d\n%s", code, log.String())
 	}
-	if m, err := nnue.Load(out); err != nil || m.Step != 12 {
+	m, err := nnue.Load(out)
+	if err != nil || m.Step != 12 {
 		t.Fatalf("resumed model: %v (%+v)", err, m)
 	}
 	bare := filepath.Join(dir, "bare.nnue")
-	if err := nnue.NewRandom(mustLoad(t, out).Arch, 1).Save(bare); err != nil {
+	if err := nnue.NewRandom(m.Arch, 1).Save(bare); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -332,13 +333,4 @@ func TestResume(t *testing.T) {
 			t.Errorf("%q: exit %d, want %d with %q\n%s", c.args, code, c.code, c.msg, log.String())
 		}
 	}
-}
-
-func mustLoad(t *testing.T, path string) *nnue.Model {
-	t.Helper()
-	m, err := nnue.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
