@@ -23,13 +23,13 @@ import (
 // EpochStats is one validation of an NNUE run (a row of the per-epoch CSV).
 type EpochStats struct {
 	Step        int64   // the updates done when validated
-	Epoch       float64 // steps of this run over the steps of an epoch (training window / batch)
+	Epoch       float64 // steps of this run over the steps of an epoch (training window / batch); a resumed run counts from where it began
 	LR          float64 // the learning rate of the last update
 	Train       float64 // mean training MSE since the previous validation (NaN: none)
 	Val         float64 // validation MSE against the training targets (the blend)
 	ValResult   float64 // validation MSE against the results alone
 	ValExamples int
-	Seconds     float64 // since the run started
+	Seconds     float64 // since the run started (a resumed run's stopped parts included)
 }
 
 // epochHeader is the header line of the per-epoch CSV.
@@ -44,7 +44,8 @@ func formatEpochRow(s EpochStats) string {
 // EpochLog appends one CSV row per validation.
 type EpochLog struct {
 	csvLog
-	last int64 // the step of the last row kept when opened (-1: none)
+	last     int64   // the step of the last row kept when opened (-1: none)
+	lastSecs float64 // that row's seconds
 }
 
 // OpenEpochLog opens (or creates) the per-epoch CSV at path for a run that continues after
@@ -55,17 +56,17 @@ func OpenEpochLog(path string, fromStep int64) (*EpochLog, error) {
 		return nil, err
 	}
 	var kept []string
-	last := int64(-1)
+	last, lastSecs := int64(-1), 0.0
 	for _, r := range rows {
 		if r.Step <= fromStep {
-			kept, last = append(kept, formatEpochRow(r)), r.Step
+			kept, last, lastSecs = append(kept, formatEpochRow(r)), r.Step, r.Seconds
 		}
 	}
 	f, err := openAppendCSV(path, epochHeader, kept, len(kept) == len(rows) && len(rows) > 0)
 	if err != nil {
 		return nil, err
 	}
-	return &EpochLog{csvLog{f: f, w: bufio.NewWriter(f), what: "epoch log"}, last}, nil
+	return &EpochLog{csvLog{f: f, w: bufio.NewWriter(f), what: "epoch log"}, last, lastSecs}, nil
 }
 
 // openAppendCSV opens the CSV at path for appending, first rewriting it (temp + rename) as

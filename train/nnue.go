@@ -564,7 +564,7 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 			return nil, err
 		}
 	}
-	mon, err := newNNUEMonitor(&cfg, t, &tc, val, win.Len(), lg)
+	mon, err := newNNUEMonitor(&cfg, t, &tc, val, win.Len(), lg, resume)
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +592,7 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		if !cfg.Checkpoints {
 			return nil
 		}
-		c, err := ckptOf(cfg.Game.Name, cur, &tc, target, t, pcg)
+		c, err := ckptOf(cfg.Game.Name, cur, &tc, target, t, pcg, mon.seconds())
 		if err != nil {
 			return err
 		}

@@ -38,6 +38,7 @@ type nnueCkpt struct {
 	Opt      optimizer // Adam's moments and update count
 	RNG      []byte    // the sampling source's state
 	SavedAt  string
+	Seconds  float64 // the run's training time at the save, over all its resumed parts (0 in checkpoints written before it was kept)
 }
 
 // CkptPath is the resume checkpoint beside a model file.
@@ -74,13 +75,13 @@ func (c *nnueCkpt) check(path, game string, m *nnue.Model) error {
 }
 
 // ckptOf is the resume checkpoint of trainer t's current state (model m).
-func ckptOf(game string, m *nnue.Model, tc *Config, target int64, t *NNUETrainer, pcg *rand.PCG) (*nnueCkpt, error) {
+func ckptOf(game string, m *nnue.Model, tc *Config, target int64, t *NNUETrainer, pcg *rand.PCG, seconds float64) (*nnueCkpt, error) {
 	rng, err := pcg.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("train: saving the sampling state: %w", err)
 	}
 	return &nnueCkpt{Game: game, Arch: m.Arch.String(), Step: m.Step, ModelSHA: m.SHA256(), Schedule: *tc,
-		Target: target, Opt: *t.opt, RNG: rng, SavedAt: time.Now().UTC().Format(time.RFC3339)}, nil
+		Target: target, Opt: *t.opt, RNG: rng, SavedAt: time.Now().UTC().Format(time.RFC3339), Seconds: seconds}, nil
 }
 
 // sizes is the length of each of o's moment tensors.

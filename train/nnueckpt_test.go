@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +161,77 @@ func copyFileT(t *testing.T, src, dst string) {
 	}
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunNNUEResumeKeepsTheCurve: a resumed run's epoch CSV goes on as the run's own: the
+// validations fall on the same steps with the same epochs, rates and losses as the run done in
+// one go (the first row after the stop averages fewer training steps), no extra row at the
+// resume, and the seconds go on from the stopped part's.
+func TestRunNNUEResumeKeepsTheCurve(t *testing.T) {
+	shards := writeShards(t)
+	dir := t.TempDir()
+	base := NNUEConfig{Game: ataxx.Info, Symmetries: ataxx.Symmetries{}, Arch: nnueArch(32, 0), Shards: shards,
+		Steps: 24, Batch: 32, Every: 6, Seed: 7, ScoreScale: 250, Warmup: 4, Checkpoints: true,
+		ValFrac: 0.5, ValEvery: 5}
+	whole := base
+	whole.Out, whole.EpochCSV = filepath.Join(dir, "whole.nnue"), filepath.Join(dir, "whole.csv")
+	if _, err := RunNNUE(context.Background(), whole, testLog{t}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	half := base
+	half.Out, half.EpochCSV = filepath.Join(dir, "half.nnue"), filepath.Join(dir, "half.csv")
+	half.AfterSave = func(step int64) {
+		if step == 12 {
+			cancel()
+		}
+	}
+	if _, err := RunNNUE(ctx, half, testLog{t}); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("the cancelled run: %v", err)
+	}
+	stopped, err := ReadEpochCSV(half.EpochCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := readNNUECkpt(CkptPath(half.Out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The CSV keeps tenths of a second.
+	if last := stopped[len(stopped)-1].Seconds; ck.Seconds < last-0.05 {
+		t.Errorf("checkpoint at %.3f s, before the stopped run's last row (%.3f s)", ck.Seconds, last)
+	}
+	res := half
+	res.Model, res.Resume, res.Steps, res.AfterSave = half.Out, true, 0, nil
+	if _, err := RunNNUE(context.Background(), res, testLog{t}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadEpochCSV(whole.EpochCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadEpochCSV(half.EpochCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("resumed curve has %d rows, the whole run's %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.Step != w.Step || g.Epoch != w.Epoch || g.LR != w.LR || g.Val != w.Val || g.ValResult != w.ValResult {
+			t.Errorf("row %d: resumed %+v, whole %+v", i, g, w)
+		}
+		if g.Step != 15 && !(math.IsNaN(g.Train) && math.IsNaN(w.Train)) && g.Train != w.Train {
+			t.Errorf("row %d (step %d): training mse %v, whole run %v", i, g.Step, g.Train, w.Train)
+		}
+		if i > 0 && g.Seconds < got[i-1].Seconds {
+			t.Errorf("row %d: seconds %.3f after %.3f", i, g.Seconds, got[i-1].Seconds)
+		}
+	}
+	if got[3].Seconds < ck.Seconds-0.05 {
+		t.Errorf("the first row after the resume at %.3f s, before the checkpoint's %.3f s", got[3].Seconds, ck.Seconds)
 	}
 }

@@ -159,7 +159,10 @@ type nnueMonitor struct {
 	val     *valSet
 	period  int64 // validate every this many steps (0: no validation)
 	epoch   int64 // steps in an epoch: the training window over the batch
-	first   int64 // the run's first step
+	first   int64 // this process's first step
+	origin  int64 // the step the epochs and the validation period count from: first, or a resumed run's own first step
+	secs0   float64
+	resumed bool
 	curve   *EpochLog
 	steps   []StepStats  // this run's steps (loss and rate) for the plot without a step CSV
 	rows    []EpochStats // this run's validations for the plot without an epoch CSV
@@ -173,12 +176,17 @@ type nnueMonitor struct {
 }
 
 // newNNUEMonitor sets up the monitor of a run whose training window holds trainLen examples.
-func newNNUEMonitor(cfg *NNUEConfig, t *NNUETrainer, tc *Config, val *valSet, trainLen int, lg *log.Logger) (*nnueMonitor, error) {
+// A resumed run (resume, else nil) goes on counting its epochs, validation steps and seconds
+// from where the stopped run began (its schedule's start), as if it had not stopped.
+func newNNUEMonitor(cfg *NNUEConfig, t *NNUETrainer, tc *Config, val *valSet, trainLen int, lg *log.Logger, resume *nnueCkpt) (*nnueMonitor, error) {
 	if cfg.ValEvery < 0 {
 		return nil, fmt.Errorf("train: nnue: validation period %d steps", cfg.ValEvery)
 	}
-	mo := &nnueMonitor{cfg: cfg, t: t, tc: tc, lg: lg, val: val, first: t.step, last: -1, began: time.Now(),
+	mo := &nnueMonitor{cfg: cfg, t: t, tc: tc, lg: lg, val: val, first: t.step, origin: t.step, last: -1, began: time.Now(),
 		epoch: max(int64((trainLen+cfg.Batch-1)/cfg.Batch), 1), bestVal: math.Inf(1)}
+	if resume != nil {
+		mo.origin, mo.secs0, mo.resumed = tc.ScheduleStart, resume.Seconds, true
+	}
 	if val != nil {
 		mo.period = mo.epoch
 		if cfg.ValEvery > 0 {
@@ -192,17 +200,23 @@ func newNNUEMonitor(cfg *NNUEConfig, t *NNUETrainer, tc *Config, val *valSet, tr
 		if mo.curve, err = OpenEpochLog(cfg.EpochCSV, t.step); err != nil {
 			return nil, err
 		}
+		if mo.resumed && mo.secs0 == 0 {
+			mo.secs0 = mo.curve.lastSecs // a checkpoint from before Seconds was kept: the last row's
+		}
 	}
 	return mo, nil
 }
 
+// seconds is the run's training time so far, a resumed run's earlier parts included.
+func (mo *nnueMonitor) seconds() float64 { return mo.secs0 + time.Since(mo.began).Seconds() }
+
 // start validates the start model (the curve's first point), unless the epoch CSV of the run
-// continued from has it already.
+// continued from has it already or the run is resumed (its curve goes on at its own period).
 func (mo *nnueMonitor) start() error {
 	if mo.val == nil {
 		return nil
 	}
-	if mo.curve != nil && mo.curve.last == mo.t.step {
+	if mo.resumed || mo.curve != nil && mo.curve.last == mo.t.step {
 		mo.last = mo.t.step
 		return nil
 	}
@@ -217,7 +231,7 @@ func (mo *nnueMonitor) afterStep(loss, lr float64) error {
 	if mo.cfg.Plot != "" && mo.cfg.CSV == "" {
 		mo.steps = append(mo.steps, StepStats{Step: mo.t.step, Total: loss, Value: loss, LR: lr})
 	}
-	if mo.period > 0 && (mo.t.step-mo.first)%mo.period == 0 {
+	if mo.period > 0 && (mo.t.step-mo.origin)%mo.period == 0 {
 		return mo.validate()
 	}
 	return nil
@@ -231,8 +245,8 @@ func (mo *nnueMonitor) validate() error {
 	if err != nil {
 		return err
 	}
-	row := EpochStats{Step: t.step, Epoch: float64(t.step-mo.first) / float64(mo.epoch), LR: mo.tc.LRAt(max(t.step-1, 0)),
-		Train: math.NaN(), Val: blend, ValResult: result, ValExamples: len(mo.val.target), Seconds: time.Since(mo.began).Seconds()}
+	row := EpochStats{Step: t.step, Epoch: float64(t.step-mo.origin) / float64(mo.epoch), LR: mo.tc.LRAt(max(t.step-1, 0)),
+		Train: math.NaN(), Val: blend, ValResult: result, ValExamples: len(mo.val.target), Seconds: mo.seconds()}
 	if mo.n > 0 {
 		row.Train = mo.sum / float64(mo.n)
 	}
