@@ -652,10 +652,10 @@ inline bool stuck_score(const Pos& p, int ply, int32_t& v) {
     int ne = popcnt(empty);
     if ((kMaxTurns - int(p.turn)) / 2 < ne) return false;
     int32_t diff = popcnt(p.bb[side]) - popcnt(p.bb[side ^ 1]) - ne;
-    int32_t end_ply = ply + 2 * ne;
-    if (diff > 0) v = C::WIN_SCORE - C::PLY_STEP * end_ply + diff;
-    else if (diff < 0) v = -C::WIN_SCORE + C::PLY_STEP * end_ply + diff;
-    else v = 0;
+    // Only the stuck side's loss is proven: when the fill would not lose for it, the opponent
+    // may leap instead and win by the captures that follow (abrules.StuckScore).
+    if (diff >= 0) return false;
+    v = -C::WIN_SCORE + C::PLY_STEP * (ply + 2 * ne) + diff;
     return true;
 }
 

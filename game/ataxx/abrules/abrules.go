@@ -172,10 +172,15 @@ func TerminalScore(p *ataxx.Position, ply int) int32 {
 	return 0
 }
 
-// StuckScore scores a position whose side to move has no division or leap. The opponent can
-// then divide into every empty cell (none touches the stuck side, so nothing can free it) while
-// the stuck side passes. When every empty cell is reachable by a chain of divisions and the
-// turn cap leaves time for them all, the game's end is known: ok is true and the score exact.
+// StuckScore scores a position whose side to move has no division or leap, when the stuck side
+// is known to lose. The opponent can divide into every empty cell (none touches the stuck side,
+// so nothing can free it) while the stuck side passes: when every empty cell is reachable by a
+// chain of divisions and the turn cap leaves time for them all, that fill is a result the
+// opponent can force, so the stuck side's value is at most the fill's. When the fill loses for
+// the stuck side, that is its proven result: ok is true, and the score is the fill's (the
+// opponent may win by more). When the fill would not lose, nothing is proven: the opponent may
+// instead leap, open a hole next to the stuck side and win by the captures that follow (a game
+// against Zataxx was lost from such a "proven win"), so ok is false and the search goes on.
 func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
 	side := p.ToMove()
 	opp := p.Pieces(side ^ 1)
@@ -196,14 +201,10 @@ func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
 		return 0, false
 	}
 	diff := int32(p.Count(side) - p.Count(side^1) - ne)
-	endPly := int32(ply + 2*ne)
-	switch {
-	case diff > 0:
-		return WinScore - PlyStep*endPly + diff, true
-	case diff < 0:
-		return -WinScore + PlyStep*endPly + diff, true
+	if diff >= 0 {
+		return 0, false
 	}
-	return 0, true
+	return -WinScore + PlyStep*int32(ply+2*ne) + diff, true
 }
 
 // orderKey is the static ordering value of m (see Moves), quietLeap taken off a leap that

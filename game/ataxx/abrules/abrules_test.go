@@ -71,3 +71,105 @@ func TestExpectedMovesShape(t *testing.T) {
 		t.Errorf("start: %d expected moves, want twice the even share %d", got, even)
 	}
 }
+
+// winsWithin reports whether player me can force a finished game that it wins within plies
+// plies: plain exhaustive minimax over ataxx's own moves, independent of the search.
+func winsWithin(p ataxx.Position, plies, me int) bool {
+	if p.Terminal() {
+		return p.Winner() == me
+	}
+	if plies == 0 {
+		return false
+	}
+	var buf [ataxx.MaxMoves]ataxx.Move
+	moves := p.LegalMoves(buf[:0])
+	for _, m := range moves {
+		w := winsWithin(p.Apply(m), plies-1, me)
+		if p.ToMove() == me && w {
+			return true
+		}
+		if p.ToMove() != me && !w {
+			return false
+		}
+	}
+	return p.ToMove() != me
+}
+
+// TestStuckWinIsNotProven: X is stuck with 25 pieces to O's 23 and one empty cell. O filling
+// it would end the game 25-24 for X, but O need not fill: it leaps back and forth, opening a hole
+// next to X, and wins by the captures that follow (a game against Zataxx was lost this way from
+// a "proven win"). StuckScore must not claim X's win; the exhaustive search shows O's.
+func TestStuckWinIsNotProven(t *testing.T) {
+	p, err := ataxx.ParseBoard(".OOOOOO/OOOXXXX/OOOOXXX/OOXXXXX/OXXXXXO/OXXXOOX/OOOXXXX X 101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasMove() {
+		t.Fatal("X should be stuck")
+	}
+	if v, ok := StuckScore(&p, 0); ok {
+		t.Fatalf("StuckScore claims %d for the stuck X", v)
+	}
+	if v, ok := BlockedScore(&p, 0); ok {
+		t.Fatalf("BlockedScore claims %d for the stuck X", v)
+	}
+	if !winsWithin(p, 7, ataxx.O) {
+		t.Fatal("O should force a win within 7 plies")
+	}
+}
+
+// TestStuckLossIsSound: on random full boards with one to three empty cells out of X's reach
+// (X to move, stuck), whenever StuckScore claims a result it is X's loss, and O can force a
+// win within the fill's 2n plies (exhaustive search); a fill X would not lose is never claimed.
+func TestStuckLossIsSound(t *testing.T) {
+	seed := uint64(35)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	claimed, refused := 0, 0
+	for range 3000 {
+		var o, x, empty uint64
+		for range 1 + next(3) {
+			empty |= 1 << next(ataxx.NumSquares)
+		}
+		near := ataxx.Dilate(ataxx.Dilate(empty)) &^ empty
+		for sq := range ataxx.NumSquares {
+			bit := uint64(1) << sq
+			switch {
+			case empty&bit != 0:
+			case near&bit != 0 || next(100) < 25:
+				o |= bit
+			default:
+				x |= bit
+			}
+		}
+		if x == 0 {
+			continue
+		}
+		p := ataxx.NewPosition(o, x, ataxx.X, 100)
+		if p.HasMove() {
+			t.Fatalf("X has a move in\n%s", p.Diagram())
+		}
+		ne := bits.OnesCount64(empty)
+		v, ok := StuckScore(&p, 0)
+		if !ok {
+			if p.Count(ataxx.X)-p.Count(ataxx.O)-ne < 0 && ataxx.Dilate(o)&empty == empty {
+				t.Fatalf("a losing fill of one step is not claimed in\n%s", p.Diagram())
+			}
+			refused++
+			continue
+		}
+		claimed++
+		if v > -WinBound {
+			t.Fatalf("StuckScore claims %d (not X's loss) in\n%s", v, p.Diagram())
+		}
+		if !winsWithin(p, 2*ne, ataxx.O) {
+			t.Fatalf("StuckScore claims X's loss (%d), but O cannot force a win within %d plies in\n%s", v, 2*ne, p.Diagram())
+		}
+	}
+	t.Logf("%d claimed, %d refused", claimed, refused)
+	if claimed < 100 || refused < 100 {
+		t.Fatalf("only %d claimed and %d refused positions", claimed, refused)
+	}
+}
