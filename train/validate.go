@@ -161,7 +161,7 @@ type nnueMonitor struct {
 	epoch   int64 // steps in an epoch: the training window over the batch
 	first   int64 // this process's first step
 	origin  int64 // the step the epochs and the validation period count from: first, or a resumed run's own first step
-	secs0   float64
+	secs0   float64 // seconds the run trained before this process (a resumed run's stopped parts)
 	resumed bool
 	curve   *EpochLog
 	steps   []StepStats  // this run's steps (loss and rate) for the plot without a step CSV
