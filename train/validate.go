@@ -157,10 +157,10 @@ type nnueMonitor struct {
 	tc      *Config
 	lg      *log.Logger
 	val     *valSet
-	period  int64 // validate every this many steps (0: no validation)
-	epoch   int64 // steps in an epoch: the training window over the batch
-	first   int64 // this process's first step
-	origin  int64 // the step the epochs and the validation period count from: first, or a resumed run's own first step
+	period  int64   // validate every this many steps (0: no validation)
+	epoch   int64   // steps in an epoch: the training window over the batch
+	first   int64   // this process's first step
+	origin  int64   // the step the epochs and the validation period count from: first, or a resumed run's own first step
 	secs0   float64 // seconds the run trained before this process (a resumed run's stopped parts)
 	resumed bool
 	curve   *EpochLog
