@@ -30,18 +30,9 @@ func TestRunNNUEResume(t *testing.T) {
 	}
 
 	// The same run, cancelled after its save at step 12.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	half := base
 	half.Out = filepath.Join(dir, "half.nnue")
-	half.AfterSave = func(step int64) {
-		if step == 12 {
-			cancel()
-		}
-	}
-	if _, err := RunNNUE(ctx, half, testLog{t}); !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("the cancelled run: %v", err)
-	}
+	runStoppedAt(t, half, 12)
 	stopped, err := nnue.Load(half.Out)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +46,7 @@ func TestRunNNUEResume(t *testing.T) {
 
 	// A plain continuation restarts the schedule and Adam: other weights.
 	plain := base
-	plain.Model, plain.Steps, plain.Out, plain.AfterSave = saved, 12, filepath.Join(dir, "plain.nnue"), nil
+	plain.Model, plain.Steps, plain.Out = saved, 12, filepath.Join(dir, "plain.nnue")
 	got, err := RunNNUE(context.Background(), plain, testLog{t})
 	if err != nil {
 		t.Fatal(err)
@@ -179,18 +170,9 @@ func TestRunNNUEResumeKeepsTheCurve(t *testing.T) {
 	if _, err := RunNNUE(context.Background(), whole, testLog{t}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	half := base
 	half.Out, half.EpochCSV = filepath.Join(dir, "half.nnue"), filepath.Join(dir, "half.csv")
-	half.AfterSave = func(step int64) {
-		if step == 12 {
-			cancel()
-		}
-	}
-	if _, err := RunNNUE(ctx, half, testLog{t}); !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("the cancelled run: %v", err)
-	}
+	runStoppedAt(t, half, 12)
 	stopped, err := ReadEpochCSV(half.EpochCSV)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +186,7 @@ func TestRunNNUEResumeKeepsTheCurve(t *testing.T) {
 		t.Errorf("checkpoint at %.3f s, before the stopped run's last row (%.3f s)", ck.Seconds, last)
 	}
 	res := half
-	res.Model, res.Resume, res.Steps, res.AfterSave = half.Out, true, 0, nil
+	res.Model, res.Resume, res.Steps = half.Out, true, 0
 	if _, err := RunNNUE(context.Background(), res, testLog{t}); err != nil {
 		t.Fatal(err)
 	}
@@ -233,5 +215,20 @@ func TestRunNNUEResumeKeepsTheCurve(t *testing.T) {
 	}
 	if got[3].Seconds < ck.Seconds-0.05 {
 		t.Errorf("the first row after the resume at %.3f s, before the checkpoint's %.3f s", got[3].Seconds, ck.Seconds)
+	}
+}
+
+// runStoppedAt runs cfg cancelled after its save at step (the run a resume goes on from).
+func runStoppedAt(t *testing.T, cfg NNUEConfig, step int64) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.AfterSave = func(s int64) {
+		if s == step {
+			cancel()
+		}
+	}
+	if _, err := RunNNUE(ctx, cfg, testLog{t}); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("the cancelled run: %v", err)
 	}
 }

@@ -641,20 +641,19 @@ inline int32_t terminal_score(const Pos& p, int ply) {
 
 inline bool stuck_score(const Pos& p, int ply, int32_t& v) {
     int side = p.side;
-    uint64_t opp = p.bb[side ^ 1], empty = empty_cells(p);
-    uint64_t reach = dilate(opp) & empty;
+    uint64_t empty = empty_cells(p);
+    int ne = popcnt(empty);
+    int32_t diff = popcnt(p.bb[side]) - popcnt(p.bb[side ^ 1]) - ne;
+    // Only the stuck side's loss is proven: when the fill would not lose for it, the opponent
+    // may leap instead and win by the captures that follow (abrules.StuckScore).
+    if (diff >= 0 || (kMaxTurns - int(p.turn)) / 2 < ne) return false;
+    uint64_t reach = dilate(p.bb[side ^ 1]) & empty;
     for (;;) {
         uint64_t n = dilate(reach) & empty;
         if (n == reach) break;
         reach = n;
     }
     if (reach != empty) return false;
-    int ne = popcnt(empty);
-    if ((kMaxTurns - int(p.turn)) / 2 < ne) return false;
-    int32_t diff = popcnt(p.bb[side]) - popcnt(p.bb[side ^ 1]) - ne;
-    // Only the stuck side's loss is proven: when the fill would not lose for it, the opponent
-    // may leap instead and win by the captures that follow (abrules.StuckScore).
-    if (diff >= 0) return false;
     v = -C::WIN_SCORE + C::PLY_STEP * (ply + 2 * ne) + diff;
     return true;
 }

@@ -183,9 +183,13 @@ func TerminalScore(p *ataxx.Position, ply int) int32 {
 // against Zataxx was lost from such a "proven win"), so ok is false and the search goes on.
 func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
 	side := p.ToMove()
-	opp := p.Pieces(side ^ 1)
 	empty := p.Empty()
-	reach := ataxx.Dilate(opp) & empty
+	ne := bits.OnesCount64(empty)
+	diff := int32(p.Count(side) - p.Count(side^1) - ne)
+	if diff >= 0 || (ataxx.MaxTurns-p.Turns())/2 < ne {
+		return 0, false
+	}
+	reach := ataxx.Dilate(p.Pieces(side^1)) & empty
 	for {
 		n := ataxx.Dilate(reach) & empty
 		if n == reach {
@@ -194,14 +198,6 @@ func StuckScore(p *ataxx.Position, ply int) (int32, bool) {
 		reach = n
 	}
 	if reach != empty {
-		return 0, false
-	}
-	ne := bits.OnesCount64(empty)
-	if (ataxx.MaxTurns-p.Turns())/2 < ne {
-		return 0, false
-	}
-	diff := int32(p.Count(side) - p.Count(side^1) - ne)
-	if diff >= 0 {
 		return 0, false
 	}
 	return -WinScore + PlyStep*int32(ply+2*ne) + diff, true

@@ -5,7 +5,9 @@ import (
 	"math/bits"
 	"testing"
 
+	"colony/contract/contracttest"
 	"colony/game/ataxx"
+	"colony/internal/splitmix"
 )
 
 // TestTurnKeysNearTheCapOnly: a position's table key is its hash at every turn before
@@ -72,29 +74,6 @@ func TestExpectedMovesShape(t *testing.T) {
 	}
 }
 
-// winsWithin reports whether player me can force a finished game that it wins within plies
-// plies: plain exhaustive minimax over ataxx's own moves, independent of the search.
-func winsWithin(p ataxx.Position, plies, me int) bool {
-	if p.Terminal() {
-		return p.Winner() == me
-	}
-	if plies == 0 {
-		return false
-	}
-	var buf [ataxx.MaxMoves]ataxx.Move
-	moves := p.LegalMoves(buf[:0])
-	for _, m := range moves {
-		w := winsWithin(p.Apply(m), plies-1, me)
-		if p.ToMove() == me && w {
-			return true
-		}
-		if p.ToMove() != me && !w {
-			return false
-		}
-	}
-	return p.ToMove() != me
-}
-
 // TestStuckWinIsNotProven: X is stuck with 25 pieces to O's 23 and one empty cell. O filling
 // it would end the game 25-24 for X, but O need not fill: it leaps back and forth, opening a hole
 // next to X, and wins by the captures that follow (a game against Zataxx was lost this way from
@@ -113,7 +92,7 @@ func TestStuckWinIsNotProven(t *testing.T) {
 	if v, ok := BlockedScore(&p, 0); ok {
 		t.Fatalf("BlockedScore claims %d for the stuck X", v)
 	}
-	if !winsWithin(p, 7, ataxx.O) {
+	if !contracttest.WinsWithin(p, 7, ataxx.O) {
 		t.Fatal("O should force a win within 7 plies")
 	}
 }
@@ -123,10 +102,7 @@ func TestStuckWinIsNotProven(t *testing.T) {
 // win within the fill's 2n plies (exhaustive search); a fill X would not lose is never claimed.
 func TestStuckLossIsSound(t *testing.T) {
 	seed := uint64(35)
-	next := func(n int) int {
-		seed = seed*6364136223846793005 + 1442695040888963407
-		return int(seed>>33) % n
-	}
+	next := func(n int) int { return int(splitmix.Next(&seed) % uint64(n)) }
 	claimed, refused := 0, 0
 	for range 3000 {
 		var o, x, empty uint64
@@ -164,7 +140,7 @@ func TestStuckLossIsSound(t *testing.T) {
 		if v > -WinBound {
 			t.Fatalf("StuckScore claims %d (not X's loss) in\n%s", v, p.Diagram())
 		}
-		if !winsWithin(p, 2*ne, ataxx.O) {
+		if !contracttest.WinsWithin(p, 2*ne, ataxx.O) {
 			t.Fatalf("StuckScore claims X's loss (%d), but O cannot force a win within %d plies in\n%s", v, 2*ne, p.Diagram())
 		}
 	}
