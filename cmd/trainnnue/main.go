@@ -22,7 +22,8 @@
 // at the end ("none": not written). -input windows starts a fresh net on
 // the board's 2x2 windows (nnue.WindowInput); a start model keeps its own input kind, unless
 // -to-windows first moves a cell-input start model to window input (nnue.ToWindows, the same
-// function), as -widen moves it to more lanes. -perspectives 1 starts a fresh net whose output
+// function), as -widen moves it to more lanes (random new lanes, nnue.Widen; with -split to
+// twice the lanes, each lane split in two, nnue.Split). -perspectives 1 starts a fresh net whose output
 // reads the side to move's accumulator only (nnue.Arch.STMOnly); with -model, a
 // two-perspective start net is first cut to one (nnue.ToSTMOnly: the side to move's output
 // weights kept, the other's dropped; not the same function, a warm start). -buckets B gives the
@@ -96,6 +97,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.TeacherWeight, "teacher-weight", 0, "target = (1-t)·target + t·tanh(teacher logit), with -teacher (0..1)")
 	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
+	split := fs.Float64("split", -1, "with -widen to twice the start's lanes: split each lane in two (the same function; the halves nudged apart by this fraction of the feature weights' rms, e.g. 0.05) instead of adding random lanes")
 	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	fs.BoolVar(&c.Resume, "resume", false, "continue the run that wrote -model from MODEL.ckpt (written beside every saved model): its schedule, Adam state and sampling, the learning-rate flags unread; without -steps, to the end of its schedule")
@@ -144,9 +146,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	c.EpochCSV = besideOut(c.EpochCSV, c.Out, ".epochs.csv", local && c.ValFrac > 0)
 	c.Plot = besideOut(c.Plot, c.Out, ".loss.svg", local)
 	if *widen > 0 {
-		if code := convertStart(&c, "widen", "widened", func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }, stderr); code != 0 {
+		conv := func(m *nnue.Model) (*nnue.Model, error) { return nnue.Widen(m, *widen, c.Seed) }
+		if *split >= 0 {
+			conv = func(m *nnue.Model) (*nnue.Model, error) {
+				if *widen != 2*m.Arch.Hidden {
+					return nil, fmt.Errorf("-split: -widen %d is not twice the start's %d lanes", *widen, m.Arch.Hidden)
+				}
+				return nnue.Split(m, *split, c.Seed)
+			}
+		}
+		if code := convertStart(&c, "widen", "widened", conv, stderr); code != 0 {
 			return code
 		}
+	}
+	if *split >= 0 && *widen == 0 {
+		fmt.Fprintln(stderr, "trainnnue: -split needs -widen (twice the start's lanes)")
+		return 2
 	}
 	if *persp < 0 || *persp > 2 {
 		fmt.Fprintf(stderr, "trainnnue: -perspectives %d, want 1 or 2\n", *persp)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,6 +332,47 @@ func TestResume(t *testing.T) {
 		log.Reset()
 		if code := run(context.Background(), append(common, c.args...), &log); code != c.code || !strings.Contains(log.String(), c.msg) {
 			t.Errorf("%q: exit %d, want %d with %q\n%s", c.args, code, c.code, c.msg, log.String())
+		}
+	}
+}
+
+// TestSplit: -widen to twice the lanes with -split starts from the split net (written as
+// OUT.widened: its logits equal the start's without a nudge) and trains it; -split without
+// -widen, with a width other than twice the start's, or with a nudge out of range exits 2.
+func TestSplit(t *testing.T) {
+	dir, shards := newShards(t, 6)
+	var log bytes.Buffer
+	plain := filepath.Join(dir, "plain.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-out", plain, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, &log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+	split := filepath.Join(dir, "split.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-widen", "32", "-split", "0", "-out", split, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("-widen 32 -split 0: exit %d\n%s", code, log.String())
+	}
+	start, err := nnue.Load(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := nnue.Load(split + ".widened")
+	if err != nil || conv.Arch.Hidden != 32 || conv.Meta["split_from"] == "" {
+		t.Fatalf("split start: %v (%+v)", err, conv)
+	}
+	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
+		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); math.Abs(float64(x-y)) > 1e-5 {
+			t.Fatalf("split logit %v, start %v", y, x)
+		}
+	}
+	if m, err := nnue.Load(split); err != nil || m.Arch.Hidden != 32 {
+		t.Fatalf("-split: %v (%+v)", err, m)
+	}
+	for _, args := range [][]string{
+		{"-shards", shards, "-model", plain, "-split", "0.05", "-out", filepath.Join(dir, "x.nnue")},
+		{"-shards", shards, "-model", plain, "-widen", "48", "-split", "0.05", "-out", filepath.Join(dir, "y.nnue")},
+		{"-shards", shards, "-model", plain, "-widen", "32", "-split", "3", "-out", filepath.Join(dir, "z.nnue")},
+	} {
+		if code := run(context.Background(), args, &log); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
 }

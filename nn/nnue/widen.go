@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -61,4 +62,69 @@ func derive(m *Model, b Arch, key string) *Model {
 	}
 	out.Meta[key] = m.Arch.String()
 	return out
+}
+
+// Split returns m with twice its accumulator lanes: lanes j and H+j both start as lane j, and
+// every weight that reads lane j is halved between them, so the net computes the same
+// function. To let the two halves learn different things (an optimiser sees two equal lanes
+// alike forever), their feature-transformer weights are nudged apart, lane j by +e and lane
+// H+j by -e, e drawn per weight from N(0, (noise·rms)²) with rms that of all the start's
+// feature weights: the first-order changes cancel, so the function moves only by the second
+// order in e. Unlike Widen's random new lanes, every new lane starts as a feature the net
+// already reads. The step and metadata carry over.
+func Split(m *Model, noise float64, seed uint64) (*Model, error) {
+	a := m.Arch
+	b := a
+	b.Hidden = 2 * a.Hidden
+	if noise < 0 || noise > 1 {
+		return nil, fmt.Errorf("nnue: split %s: noise %g, want 0..1", a, noise)
+	}
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	out := derive(m, b, "split_from")
+	rng := rand.New(rand.NewPCG(seed, seed^0x73706c74))
+	H, H2 := a.Hidden, b.Hidden
+	w, v := &m.Weights, &out.Weights
+	var ss float64
+	for _, x := range w.FT {
+		ss += float64(x) * float64(x)
+	}
+	sd := noise * math.Sqrt(ss/float64(max(len(w.FT), 1)))
+	for f := range a.Features() {
+		for j := range H {
+			x := float64(w.FT[f*H+j])
+			e := 0.0
+			if sd > 0 && x != 0 { // a feature the start never moved stays untouched
+				e = rng.NormFloat64() * sd
+			}
+			v.FT[f*H2+j], v.FT[f*H2+H+j] = float32(x+e), float32(x-e)
+		}
+	}
+	copy(v.FTBias[:H], w.FTBias)
+	copy(v.FTBias[H:], w.FTBias)
+	if a.L1 == 0 {
+		B := a.OutputBuckets() // out.w is [inputs][B]
+		for p := range a.Perspectives() {
+			for j := range H {
+				for k := range B {
+					h := w.OutW[(p*H+j)*B+k] / 2
+					v.OutW[(p*H2+j)*B+k], v.OutW[(p*H2+H+j)*B+k] = h, h
+				}
+			}
+		}
+	} else {
+		for p := range a.Perspectives() {
+			for j := range H {
+				for k := range a.L1 {
+					h := w.L1W[(p*H+j)*a.L1+k] / 2
+					v.L1W[(p*H2+j)*a.L1+k], v.L1W[(p*H2+H+j)*a.L1+k] = h, h
+				}
+			}
+		}
+		copy(v.L1B, w.L1B)
+		copy(v.OutW, w.OutW)
+	}
+	copy(v.OutB, w.OutB)
+	return out, nil
 }
