@@ -241,9 +241,7 @@ func TestBuckets(t *testing.T) {
 	dir, shards := newShards(t, 6)
 	var log bytes.Buffer
 	fresh := filepath.Join(dir, "fresh.nnue")
-	if code := run(context.Background(), []string{"-shards", shards, "-out", fresh, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, &log); code != 0 {
-		t.Fatalf("train: exit %d\n%s", code, log.String())
-	}
+	trainBucketed(t, shards, fresh, &log)
 	if m, err := nnue.Load(fresh); err != nil || m.Arch.Buckets != 4 || len(m.Weights.OutW) != 4*2*16 || len(m.Weights.OutB) != 4 {
 		t.Fatalf("-buckets 4: %v (%+v)", err, m)
 	}
@@ -263,11 +261,7 @@ func TestBuckets(t *testing.T) {
 	if err != nil || conv.Arch.Buckets != 8 {
 		t.Fatalf("converted start: %v (%+v)", err, conv)
 	}
-	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
-		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); x != y {
-			t.Fatalf("converted logit %v, start %v", y, x)
-		}
-	}
+	sameLogits(t, start, conv, 0)
 	if m, err := nnue.Load(warm); err != nil || m.Arch.Buckets != 8 {
 		t.Fatalf("-buckets 8 -model: %v (%+v)", err, m)
 	}
@@ -343,9 +337,7 @@ func TestSplit(t *testing.T) {
 	dir, shards := newShards(t, 6)
 	var log bytes.Buffer
 	plain := filepath.Join(dir, "plain.nnue")
-	if code := run(context.Background(), []string{"-shards", shards, "-out", plain, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, &log); code != 0 {
-		t.Fatalf("train: exit %d\n%s", code, log.String())
-	}
+	trainBucketed(t, shards, plain, &log)
 	split := filepath.Join(dir, "split.nnue")
 	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-widen", "32", "-split", "0", "-out", split, "-steps", "2", "-batch", "16"}, &log); code != 0 {
 		t.Fatalf("-widen 32 -split 0: exit %d\n%s", code, log.String())
@@ -358,11 +350,7 @@ func TestSplit(t *testing.T) {
 	if err != nil || conv.Arch.Hidden != 32 || conv.Meta["split_from"] == "" {
 		t.Fatalf("split start: %v (%+v)", err, conv)
 	}
-	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
-		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); math.Abs(float64(x-y)) > 1e-5 {
-			t.Fatalf("split logit %v, start %v", y, x)
-		}
-	}
+	sameLogits(t, start, conv, 1e-5)
 	if m, err := nnue.Load(split); err != nil || m.Arch.Hidden != 32 {
 		t.Fatalf("-split: %v (%+v)", err, m)
 	}
@@ -373,6 +361,25 @@ func TestSplit(t *testing.T) {
 	} {
 		if code := run(context.Background(), args, &log); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// trainBucketed trains a fresh 16-lane window net with 4 output buckets for two steps into out.
+func trainBucketed(t *testing.T, shards, out string, log *bytes.Buffer) {
+	t.Helper()
+	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, log); code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, log.String())
+	}
+}
+
+// sameLogits fails unless conv's logits are within tol of start's on three fixed positions (a
+// converted start net computes the same function).
+func sameLogits(t *testing.T, start, conv *nnue.Model, tol float64) {
+	t.Helper()
+	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
+		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); math.Abs(float64(x-y)) > tol {
+			t.Fatalf("converted logit %v, start %v", y, x)
 		}
 	}
 }
