@@ -70,8 +70,9 @@ func derive(m *Model, b Arch, key string) *Model {
 // alike forever), their feature-transformer weights are nudged apart, lane j by +e and lane
 // H+j by -e, e drawn per weight from N(0, (noise·rms)²) with rms that of all the start's
 // feature weights: the first-order changes cancel, so (away from the activation's clamps,
-// where one twin may cross and the other not) the function moves only by the second order in e. Unlike Widen's random new lanes, every new lane starts as a feature the net
-// already reads. The step and metadata carry over.
+// where one twin may cross and the other not) the function moves only by the second order
+// in e. Unlike Widen's random new lanes, every new lane starts as a feature the net already
+// reads. The step and metadata carry over.
 func Split(m *Model, noise float64, seed uint64) (*Model, error) {
 	a := m.Arch
 	b := a
