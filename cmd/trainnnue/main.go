@@ -26,7 +26,9 @@
 // twice the lanes, each lane split in two, nnue.Split). -perspectives 1 starts a fresh net whose output
 // reads the side to move's accumulator only (nnue.Arch.STMOnly); with -model, a
 // two-perspective start net is first cut to one (nnue.ToSTMOnly: the side to move's output
-// weights kept, the other's dropped; not the same function, a warm start). -buckets B gives the
+// weights kept, the other's dropped; not the same function, a warm start); -untie instead moves
+// it to one perspective of twice the lanes computing the same function (nnue.Untie: the shared
+// feature transformer becomes two). -buckets B gives the
 // net B output layers, one per range of piece counts (nnue.Arch.Bucket); with -model, an
 // unbucketed start net is first copied into B identical buckets (nnue.WithBuckets: the same
 // function, written next to -out as OUT.buckets), and a start net with B buckets is
@@ -97,6 +99,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Float64Var(&c.TeacherWeight, "teacher-weight", 0, "target = (1-t)·target + t·tanh(teacher logit), with -teacher (0..1)")
 	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
 	widen := fs.Int("widen", 0, "with -model: first widen the start net to this many lanes (the same function; new lanes learn), written next to -out as OUT.widened")
+	untie := fs.Bool("untie", false, "with -model: first move a two-perspective start net to one perspective of twice the lanes, the same function (nnue.Untie: the feature transformer the perspectives share becomes two), written next to -out as OUT.untied")
 	split := fs.Float64("split", -1, "with -widen to twice the start's lanes: split each lane in two (the same function; the halves nudged apart by this fraction of the feature weights' rms, e.g. 0.05) instead of adding random lanes")
 	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
@@ -110,12 +113,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			switch f.Name {
 			case "steps":
 				stepsSet = true
-			case "widen", "to-windows", "buckets", "perspectives":
+			case "widen", "to-windows", "buckets", "perspectives", "untie":
 				converts = true
 			}
 		})
 		if converts || c.Model == "" {
-			fmt.Fprintln(stderr, "trainnnue: -resume needs -model (the stopped run's model) and no conversion of it (-widen, -to-windows, -buckets, -perspectives)")
+			fmt.Fprintln(stderr, "trainnnue: -resume needs -model (the stopped run's model) and no conversion of it (-widen, -to-windows, -buckets, -perspectives, -untie)")
 			return 2
 		}
 		if !stepsSet {
@@ -169,6 +172,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	if *toWindows {
 		if code := convertStart(&c, "to-windows", "windows", func(m *nnue.Model) (*nnue.Model, error) { return nnue.ToWindows(m, c.Game.Width) }, stderr); code != 0 {
+			return code
+		}
+	}
+	if *untie {
+		if *widen > 0 || *persp != 0 {
+			fmt.Fprintln(stderr, "trainnnue: -untie is a conversion of its own (no -widen or -perspectives with it)")
+			return 2
+		}
+		if code := convertStart(&c, "untie", "untied", nnue.Untie, stderr); code != 0 {
 			return code
 		}
 	}

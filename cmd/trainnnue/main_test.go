@@ -373,13 +373,51 @@ func trainBucketed(t *testing.T, shards, out string, log *bytes.Buffer) {
 	}
 }
 
-// sameLogits fails unless conv's logits are within tol of start's on three fixed positions (a
-// converted start net computes the same function).
+// sameLogits fails unless conv's logits are within tol of start's on three fixed positions (no
+// cell held by both sides), either side to move (a converted start net computes the same
+// function).
 func sameLogits(t *testing.T, start, conv *nnue.Model, tol float64) {
 	t.Helper()
-	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xF0F0F0F0F0}} {
-		if x, y := start.Forward(pieces, 0), conv.Forward(pieces, 0); math.Abs(float64(x-y)) > tol {
-			t.Fatalf("converted logit %v, start %v", y, x)
+	for _, pieces := range [][2]uint64{{0b11, 0b1100}, {1<<49 - 1 - 0xFF, 0x0F}, {0x1F0F0F0F, 0xE0E0F0F0F0}} {
+		for stm := range 2 {
+			if x, y := start.Forward(pieces, stm), conv.Forward(pieces, stm); math.Abs(float64(x-y)) > tol {
+				t.Fatalf("%x, side %d to move: converted logit %v, start %v", pieces, stm, y, x)
+			}
+		}
+	}
+}
+
+// TestUntie: -untie starts from the untied net (written as OUT.untied: one perspective, twice
+// the lanes, the start's logits) and trains it; with -widen or -perspectives, or on a start
+// that reads one perspective already, it exits 2.
+func TestUntie(t *testing.T) {
+	dir, shards := newShards(t, 6)
+	var log bytes.Buffer
+	plain := filepath.Join(dir, "plain.nnue")
+	trainBucketed(t, shards, plain, &log)
+	out := filepath.Join(dir, "untied.nnue")
+	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-untie", "-out", out, "-steps", "2", "-batch", "16"}, &log); code != 0 {
+		t.Fatalf("-untie: exit %d\n%s", code, log.String())
+	}
+	start, err := nnue.Load(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := nnue.Load(out + ".untied")
+	if err != nil || conv.Arch.Hidden != 32 || !conv.Arch.STMOnly || conv.Meta["untied_from"] == "" {
+		t.Fatalf("untied start: %v (%+v)", err, conv)
+	}
+	sameLogits(t, start, conv, 1e-5)
+	if m, err := nnue.Load(out); err != nil || m.Arch.Hidden != 32 || !m.Arch.STMOnly {
+		t.Fatalf("-untie: %v (%+v)", err, m)
+	}
+	for _, args := range [][]string{
+		{"-shards", shards, "-model", plain, "-untie", "-widen", "32", "-out", filepath.Join(dir, "x.nnue")},
+		{"-shards", shards, "-model", plain, "-untie", "-perspectives", "1", "-out", filepath.Join(dir, "y.nnue")},
+		{"-shards", shards, "-model", out, "-untie", "-out", filepath.Join(dir, "z.nnue")},
+	} {
+		if code := run(context.Background(), args, &log); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
 }

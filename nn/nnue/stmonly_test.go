@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,6 +153,59 @@ func TestSTMOnlyFile(t *testing.T) {
 		d[i+12] = 2
 		if _, err := Read(bytes.NewReader(d)); err == nil {
 			t.Errorf("%s: one perspective's weights read as two perspectives'", a)
+		}
+	}
+}
+
+// TestUntie: the untied net (one perspective, twice the lanes) computes the two-perspective
+// net's function, in floats and in integers (the same output bit for bit: its lanes are the
+// old net's two accumulators side by side), for cell and window input, with buckets and with
+// L1; a colour swap maps the features of one side to the other's; an untied net is refused.
+func TestUntie(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 6))
+	bucketed := screlu(windowArch(64, 0, SCReLU))
+	bucketed.Buckets = 8
+	for _, a := range []Arch{testArch(64, 0), screlu(testArch(64, 0)), windowArch(64, 0, SCReLU), windowArch(32, 16, CReLU), bucketed} {
+		m, net := quantizeScaled(t, a, 31)
+		u, err := Untie(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !u.Arch.STMOnly || u.Arch.Hidden != 2*a.Hidden || u.CheckShapes() != nil {
+			t.Fatalf("%s: untied to %s", a, u.Arch)
+		}
+		unet, err := Quantize(u, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unet.qa != net.qa {
+			t.Fatalf("%s: untied net quantized at %d, the net at %d", a, unet.qa, net.qa)
+		}
+		acc, uacc := net.NewAcc(), unet.NewAcc()
+		var buf, sw [MaxActive]int32
+		for range 500 {
+			pieces, stm := randomPieces(rng, a.Cells)
+			if got, want := u.Forward(pieces, stm), m.Forward(pieces, stm); math.Abs(float64(got-want)) > 1e-4 {
+				t.Fatalf("%s: untied forward %v, the net's %v", a, got, want)
+			}
+			net.Refresh(acc, pieces)
+			unet.Refresh(uacc, pieces)
+			if g, w := unet.Evaluate(uacc, stm, a.Bucket(pieces)), net.Evaluate(acc, stm, a.Bucket(pieces)); g != w {
+				t.Fatalf("%s: untied integer evaluation %d, the net's %d", a, g, w)
+			}
+			own := a.ActiveFeatures(pieces, stm, buf[:0])
+			other := a.ActiveFeatures(pieces, stm^1, sw[:0])
+			for i, f := range own {
+				own[i] = int32(a.swapColours(int(f)))
+			}
+			slices.Sort(own)
+			slices.Sort(other)
+			if !slices.Equal(own, other) {
+				t.Fatalf("%s: the side to move's features swapped are %v, the other side sees %v", a, own, other)
+			}
+		}
+		if _, err := Untie(u); err == nil {
+			t.Errorf("%s: an untied net untied again", a)
 		}
 	}
 }
