@@ -339,20 +339,12 @@ func TestSplit(t *testing.T) {
 	plain := filepath.Join(dir, "plain.nnue")
 	trainBucketed(t, shards, plain, &log)
 	split := filepath.Join(dir, "split.nnue")
-	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-widen", "32", "-split", "0", "-out", split, "-steps", "2", "-batch", "16"}, &log); code != 0 {
-		t.Fatalf("-widen 32 -split 0: exit %d\n%s", code, log.String())
+	conv, m := trainConverted(t, shards, plain, split, "widened", &log, "-widen", "32", "-split", "0")
+	if conv.Arch.Hidden != 32 || conv.Meta["split_from"] == "" {
+		t.Fatalf("split start: %+v", conv)
 	}
-	start, err := nnue.Load(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := nnue.Load(split + ".widened")
-	if err != nil || conv.Arch.Hidden != 32 || conv.Meta["split_from"] == "" {
-		t.Fatalf("split start: %v (%+v)", err, conv)
-	}
-	sameLogits(t, start, conv, 1e-5)
-	if m, err := nnue.Load(split); err != nil || m.Arch.Hidden != 32 {
-		t.Fatalf("-split: %v (%+v)", err, m)
+	if m.Arch.Hidden != 32 {
+		t.Fatalf("-split: %+v", m)
 	}
 	for _, args := range [][]string{
 		{"-shards", shards, "-model", plain, "-split", "0.05", "-out", filepath.Join(dir, "x.nnue")},
@@ -371,6 +363,29 @@ func trainBucketed(t *testing.T, shards, out string, log *bytes.Buffer) {
 	if code := run(context.Background(), []string{"-shards", shards, "-out", out, "-hidden", "16", "-steps", "2", "-batch", "16", "-input", "windows", "-buckets", "4"}, log); code != 0 {
 		t.Fatalf("train: exit %d\n%s", code, log.String())
 	}
+}
+
+// trainConverted trains start for two steps into out with the conversion flags conv, and
+// returns the converted start net (written as out.suffix), after checking that it computes
+// start's function, and the trained net.
+func trainConverted(t *testing.T, shards, start, out, suffix string, log *bytes.Buffer, conv ...string) (converted, trained *nnue.Model) {
+	t.Helper()
+	args := append([]string{"-shards", shards, "-model", start, "-out", out, "-steps", "2", "-batch", "16"}, conv...)
+	if code := run(context.Background(), args, log); code != 0 {
+		t.Fatalf("%v: exit %d\n%s", conv, code, log.String())
+	}
+	s, err := nnue.Load(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if converted, err = nnue.Load(out + "." + suffix); err != nil {
+		t.Fatalf("%v: converted start: %v", conv, err)
+	}
+	sameLogits(t, s, converted, 1e-5)
+	if trained, err = nnue.Load(out); err != nil {
+		t.Fatalf("%v: %v", conv, err)
+	}
+	return converted, trained
 }
 
 // sameLogits fails unless conv's logits are within tol of start's on three fixed positions (no
@@ -396,20 +411,12 @@ func TestUntie(t *testing.T) {
 	plain := filepath.Join(dir, "plain.nnue")
 	trainBucketed(t, shards, plain, &log)
 	out := filepath.Join(dir, "untied.nnue")
-	if code := run(context.Background(), []string{"-shards", shards, "-model", plain, "-untie", "-out", out, "-steps", "2", "-batch", "16"}, &log); code != 0 {
-		t.Fatalf("-untie: exit %d\n%s", code, log.String())
+	conv, m := trainConverted(t, shards, plain, out, "untied", &log, "-untie")
+	if conv.Arch.Hidden != 32 || !conv.Arch.STMOnly || conv.Meta["untied_from"] == "" {
+		t.Fatalf("untied start: %+v", conv)
 	}
-	start, err := nnue.Load(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := nnue.Load(out + ".untied")
-	if err != nil || conv.Arch.Hidden != 32 || !conv.Arch.STMOnly || conv.Meta["untied_from"] == "" {
-		t.Fatalf("untied start: %v (%+v)", err, conv)
-	}
-	sameLogits(t, start, conv, 1e-5)
-	if m, err := nnue.Load(out); err != nil || m.Arch.Hidden != 32 || !m.Arch.STMOnly {
-		t.Fatalf("-untie: %v (%+v)", err, m)
+	if m.Arch.Hidden != 32 || !m.Arch.STMOnly {
+		t.Fatalf("-untie: %+v", m)
 	}
 	for _, args := range [][]string{
 		{"-shards", shards, "-model", plain, "-untie", "-widen", "32", "-out", filepath.Join(dir, "x.nnue")},

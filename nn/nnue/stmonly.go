@@ -77,16 +77,5 @@ func (a Arch) swapColours(f int) int {
 		}
 		return f - a.Cells
 	}
-	w, s := f/WindowStates, f%WindowStates
-	t, p := 0, 1
-	for range 4 { // base-3 digits: 0 empty, 1 own, 2 other
-		d := s % 3
-		if d != 0 {
-			d = 3 - d
-		}
-		t += d * p
-		s /= 3
-		p *= 3
-	}
-	return w*WindowStates + t
+	return f - f%WindowStates + int(swapCode[f%WindowStates])
 }

@@ -47,7 +47,7 @@ func newWindows(a Arch, ft []int32, words int) windows {
 	t.rows = make([]uint64, w*WindowStates*t.rowW)
 	tmp := make([]int32, 4)
 	for f := range w * WindowStates {
-		views := [2]int{f, f - f%WindowStates + int(swapCode[f%WindowStates])}
+		views := [2]int{f, a.swapColours(f)}
 		for persp, g := range views {
 			for k := range words {
 				copy(tmp, ft[g*H+4*k:][:4])
