@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -130,4 +131,49 @@ func BenchmarkWindowSample(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(batch)*float64(b.N)/time.Since(start).Seconds(), "examples/s")
+}
+
+// BenchmarkWindowHeld measures the heap a loaded window holds per example, plain and values
+// only, over scored shards that carry their games' moves (as self-play writes them):
+// go test -run - -bench WindowHeld -benchtime 3x ./data
+func BenchmarkWindowHeld(b *testing.B) {
+	dir := b.TempDir()
+	exs := genAtaxx(77, benchExamples)
+	for i := range exs {
+		exs[i].GameID = uint64(i / 80)
+		exs[i].Ply = i % 80
+		exs[i].Scores = [4]float32{0.25, -0.25}
+		exs[i].Policy = append(exs[i].Policy[:0], PolicyEntry{Index: exs[i].Policy[0].Index, Prob: 1}) // the move played
+	}
+	meta := testMeta()
+	meta.Scored = true
+	meta.Moves = gameMoves(exs)
+	const shards = 8
+	for k := range shards {
+		if err := WriteShard(filepath.Join(dir, fmt.Sprintf("s%d.shard", k)), meta, exs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, valuesOnly := range []bool{false, true} {
+		b.Run(fmt.Sprintf("valuesOnly=%v", valuesOnly), func(b *testing.B) {
+			var held float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1 << 30, ValuesOnly: valuesOnly})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := w.Refresh(); err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				held = float64(after.HeapAlloc-before.HeapAlloc) / float64(w.Len())
+				runtime.KeepAlive(w)
+			}
+			b.ReportMetric(held, "heap-B/example")
+		})
+	}
 }

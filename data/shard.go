@@ -331,9 +331,44 @@ type shardContent struct {
 	scores  [][4]float32 // nil unless meta.Scored
 	gameIDs []uint64
 	plies   []int32
+	// After valuesOnly: values and scores are nil and each example's first seats values,
+	// then (scored) its first seats scores, lie at vals[i*stride:]; the seats after them are
+	// zero in the whole shard.
+	vals          []float32
+	seats, stride int
 }
 
-func (s *shardContent) len() int { return len(s.values) }
+func (s *shardContent) len() int { return len(s.gameIDs) }
+
+// valuesOnly drops what a value-only reader never reads (the policies, the games' moves),
+// trims the packed inputs to their length, and keeps the values and scores only up to the
+// last seat that is not zero (to the bit) somewhere in the shard: an example then reads the
+// same but with an empty Policy.
+func (s *shardContent) valuesOnly() {
+	s.policy, s.polOff = nil, nil
+	s.meta.Moves = nil
+	s.packed = append([]byte(nil), s.packed...)
+	k := 0
+	for i := range s.values {
+		for j := k; j < 4; j++ {
+			if math.Float32bits(s.values[i][j]) != 0 || (s.scores != nil && math.Float32bits(s.scores[i][j]) != 0) {
+				k = j + 1
+			}
+		}
+	}
+	s.seats, s.stride = k, k
+	if s.scores != nil {
+		s.stride = 2 * k
+	}
+	s.vals = make([]float32, 0, len(s.values)*s.stride)
+	for i := range s.values {
+		s.vals = append(s.vals, s.values[i][:k]...)
+		if s.scores != nil {
+			s.vals = append(s.vals, s.scores[i][:k]...)
+		}
+	}
+	s.values, s.scores = nil, nil
+}
 
 func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
@@ -519,11 +554,23 @@ func (s *shardContent) example(i int, ex *Example) {
 	}
 	ex.Input = ex.Input[:s.meta.InputSize]
 	unpackInput(s.packed[s.inOff[i]:s.inOff[i+1]], ex.Input, s.meta.planeSize())
-	ex.Policy = append(ex.Policy[:0], s.policy[s.polOff[i]:s.polOff[i+1]]...)
-	ex.Values = s.values[i]
-	ex.Scores, ex.Scored = [4]float32{}, s.scores != nil
-	if ex.Scored {
-		ex.Scores = s.scores[i]
+	ex.Policy = ex.Policy[:0]
+	if s.polOff != nil {
+		ex.Policy = append(ex.Policy, s.policy[s.polOff[i]:s.polOff[i+1]]...)
+	}
+	ex.Scored = s.meta.Scored
+	ex.Values, ex.Scores = [4]float32{}, [4]float32{}
+	if s.values == nil {
+		row := s.vals[i*s.stride : (i+1)*s.stride]
+		copy(ex.Values[:], row[:s.seats])
+		if ex.Scored {
+			copy(ex.Scores[:], row[s.seats:])
+		}
+	} else {
+		ex.Values = s.values[i]
+		if ex.Scored {
+			ex.Scores = s.scores[i]
+		}
 	}
 	ex.GameID = s.gameIDs[i]
 	ex.Ply = int(s.plies[i])

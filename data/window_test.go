@@ -5,6 +5,7 @@ import (
 	"colony/game/ataxx"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -213,30 +214,32 @@ func TestSampleUniformNoAugment(t *testing.T) {
 func TestSampleNoAllocs(t *testing.T) {
 	dir := t.TempDir()
 	writeAged(t, dir, "a.shard", 1, 200, time.Now(), 0)
-	w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1000, Augmenter: ataxx.Symmetries{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Refresh(); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	batch := make([]Example, 64)
-	for i := range batch {
-		batch[i].Policy = make([]PolicyEntry, 0, 834)
-	}
-	if _, err := w.Sample(rng, 64, batch); err != nil {
-		t.Fatal(err)
-	}
-	inputs, pol, vals := make([]float32, 64*294), make([]float32, 64*834), make([]float32, 64*2)
-	allocs := testing.AllocsPerRun(20, func() {
-		batch, _ = w.Sample(rng, 64, batch)
-		if err := FillBatch(batch, inputs, pol, vals); err != nil {
+	for _, valuesOnly := range []bool{false, true} {
+		w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: 1, Capacity: 1000, Augmenter: ataxx.Symmetries{}, ValuesOnly: valuesOnly})
+		if err != nil {
 			t.Fatal(err)
 		}
-	})
-	if allocs != 0 {
-		t.Errorf("Sample+FillBatch allocate %v times per batch", allocs)
+		if _, err := w.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		batch := make([]Example, 64)
+		for i := range batch {
+			batch[i].Policy = make([]PolicyEntry, 0, 834)
+		}
+		if _, err := w.Sample(rng, 64, batch); err != nil {
+			t.Fatal(err)
+		}
+		inputs, pol, vals := make([]float32, 64*294), make([]float32, 64*834), make([]float32, 64*2)
+		allocs := testing.AllocsPerRun(20, func() {
+			batch, _ = w.Sample(rng, 64, batch)
+			if err := FillBatch(batch, inputs, pol, vals); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("values only %v: Sample+FillBatch allocate %v times per batch", valuesOnly, allocs)
+		}
 	}
 }
 
@@ -263,5 +266,85 @@ func TestFillBatch(t *testing.T) {
 	}
 	if err := FillBatch(exs, in, pol, make([]float32, 10)); err == nil {
 		t.Error("5 values per example accepted")
+	}
+}
+
+// A values-only window gives every example of the plain window (inputs, values, scores, game,
+// ply) with an empty policy, and holds no policies, no games' moves and no spare capacity in
+// its packed inputs.
+func TestWindowValuesOnly(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for k := range 3 {
+		exs := genAtaxx(uint64(10+k), 60+20*k)
+		for i := range exs {
+			exs[i].GameID = uint64(k*1000 + i/7)
+			exs[i].Scores = [4]float32{float32(i) / 90, -float32(i) / 90}
+		}
+		if k == 2 {
+			// A negative zero in a third seat is not zero to the bit: that shard keeps 3 seats.
+			exs[5].Scores[2] = float32(math.Copysign(0, -1))
+		}
+		meta := testMeta()
+		meta.Scored = true
+		meta.Moves = gameMoves(exs)
+		path := filepath.Join(dir, fmt.Sprintf("s%d.shard", k))
+		if err := WriteShard(path, meta, exs); err != nil {
+			t.Fatal(err)
+		}
+		mt := base.Add(time.Duration(k) * time.Second)
+		if err := os.Chtimes(path, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(valuesOnly bool) *Window {
+		w, err := NewWindow(dir, WindowOptions{Game: "bacteria-war", EncoderVersion: ataxx.EncoderVersion, Capacity: 150, ValuesOnly: valuesOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	plain, vo := open(false), open(true)
+	if plain.Len() != 150 || vo.Len() != 150 {
+		t.Fatalf("windows hold %d and %d examples, want 150", plain.Len(), vo.Len())
+	}
+	var a, b Example
+	for i := range plain.Len() {
+		plain.Example(i, &a)
+		b.Policy = append(b.Policy[:0], PolicyEntry{Index: 1, Prob: 1}) // a stale entry must go
+		vo.Example(i, &b)
+		if len(a.Policy) == 0 || len(b.Policy) != 0 {
+			t.Fatalf("example %d: policies of %d and %d entries, want some and none", i, len(a.Policy), len(b.Policy))
+		}
+		if a.Scores != b.Scores || bits(a.Scores[2]) != bits(b.Scores[2]) || a.Scored != b.Scored || !a.Scored {
+			t.Fatalf("example %d: scores %v/%v (%v/%v)", i, a.Scores, b.Scores, a.Scored, b.Scored)
+		}
+		a.Policy = nil
+		if !sameExample(t, fmt.Sprintf("example %d", i), a, b) {
+			return
+		}
+	}
+	for _, s := range vo.shards {
+		if s.c.policy != nil || s.c.polOff != nil || s.c.meta.Moves != nil {
+			t.Errorf("%s keeps %d policy entries and the moves of %d games", s.name, len(s.c.policy), len(s.c.meta.Moves))
+		}
+		want := 2
+		if s.name == "s2.shard" {
+			want = 3
+		}
+		if s.c.values != nil || s.c.scores != nil || s.c.seats != want || len(s.c.vals) != s.c.len()*2*want {
+			t.Errorf("%s: values and scores held for %d seats in %d floats, want %d seats", s.name, s.c.seats, len(s.c.vals), want)
+		}
+		if n := len(s.c.packed); cap(s.c.packed) > n+n/8+16 {
+			t.Errorf("%s: packed inputs of %d bytes held in %d", s.name, n, cap(s.c.packed))
+		}
+	}
+	for _, s := range plain.shards {
+		if s.c.meta.Moves == nil {
+			t.Errorf("the plain window dropped %s's moves", s.name)
+		}
 	}
 }

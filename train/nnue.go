@@ -541,7 +541,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		return nil, err
 	}
 	defer t.Close()
-	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, notHeld, logw, lg)
+	// A value net reads no policy: the window holds only what it reads.
+	win, err := openWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
+		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw, Filter: notHeld, ValuesOnly: true}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -731,7 +733,7 @@ func EvalNNUE(m *nnue.Model, game contract.Info, dir string) (mse float64, n int
 	if err := m.CheckFor(game.Name, game.EncoderVersion); err != nil {
 		return 0, 0, err
 	}
-	win, err := data.NewWindow(dir, data.WindowOptions{Game: game.Name, EncoderVersion: game.EncoderVersion, Capacity: 1 << 30})
+	win, err := data.NewWindow(dir, data.WindowOptions{Game: game.Name, EncoderVersion: game.EncoderVersion, Capacity: 1 << 30, ValuesOnly: true})
 	if err != nil {
 		return 0, 0, err
 	}

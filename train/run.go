@@ -306,7 +306,8 @@ func Run(ctx context.Context, cfg RunConfig, logw io.Writer) (*RunResult, error)
 	res := &RunResult{Target: target, Resumed: resumed}
 	res.Start, _ = strconv.ParseInt(t.Notes()[startNote], 10, 64)
 
-	win, err := openWindow(cfg.Shards, cfg.Game, cfg.Window, cfg.Symmetries, nil, logw, lg)
+	win, err := openWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
+		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -437,9 +438,8 @@ func ExportONNX(m *nn.Model, path string) error {
 // openWindow opens the training window on the shards of dir for game (capacity examples,
 // augmented by syms when not nil; of the shards filter accepts when not nil), loads it and
 // says on lg what it holds; damaged shards are reported on warn.
-func openWindow(dir string, game contract.Info, capacity int, syms contract.Symmetries, filter func(string) bool, warn io.Writer, lg *log.Logger) (*data.Window, error) {
-	win, err := data.NewWindow(dir, data.WindowOptions{Game: game.Name, EncoderVersion: game.EncoderVersion,
-		Capacity: capacity, Augmenter: syms, Warn: warn, Filter: filter})
+func openWindow(dir string, opt data.WindowOptions, lg *log.Logger) (*data.Window, error) {
+	win, err := data.NewWindow(dir, opt)
 	if err != nil {
 		return nil, err
 	}

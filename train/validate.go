@@ -82,7 +82,7 @@ type valSet struct {
 // loadValSet reads the newest max examples of the held-out shards of dir (no augmentation).
 func loadValSet(dir string, cfg *NNUEConfig, a nnue.Arch, held func(string) bool, warn io.Writer) (*valSet, error) {
 	win, err := data.NewWindow(dir, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
-		Capacity: cfg.ValMax, Warn: warn, Filter: held})
+		Capacity: cfg.ValMax, Warn: warn, Filter: held, ValuesOnly: true})
 	if err != nil {
 		return nil, err
 	}
