@@ -101,3 +101,27 @@ func (p *Paired) Add(x, y []*Record) error {
 	}
 	return nil
 }
+
+// Replay plays r again under rules from its start position: visit sees the state before each
+// recorded move (ply 0 is the start), and Replay returns the state after the last one. It
+// fails when the record is of another game, its start does not parse, or a move is illegal.
+func (r *Record) Replay(rules Rules, visit func(ply int, s State) error) (State, error) {
+	if g := rules.Info().Name; r.Game != g {
+		return nil, fmt.Errorf("record %d is a game of %q, not %q", r.Index, r.Game, g)
+	}
+	s, err := rules.Parse(r.Start)
+	if err != nil {
+		return nil, fmt.Errorf("record %d: start: %w", r.Index, err)
+	}
+	for ply, m := range r.Moves {
+		if visit != nil {
+			if err := visit(ply, s); err != nil {
+				return nil, err
+			}
+		}
+		if s, err = s.Play(m.Move); err != nil {
+			return nil, fmt.Errorf("record %d: move %d (%v): %w", r.Index, ply, m.Move, err)
+		}
+	}
+	return s, nil
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +110,49 @@ func TestPairedRefusesOtherGames(t *testing.T) {
 	rx, _ := ReadRecords(x)
 	if err := p.Add(rx, nil); err == nil {
 		t.Error("runs with no game in common compared without an error")
+	}
+}
+
+// Replay visits every position of a recorded game in order and ends where the game did; a
+// record of another game, or with an illegal move, is an error.
+func TestRecordReplay(t *testing.T) {
+	rules := bacteria(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := rules.Start()
+	r := Record{Game: "bacteria-war", Index: 3, Start: s.String()}
+	var seen []string
+	for ply := 0; ply < 60 && !s.Terminal(); ply++ {
+		seen = append(seen, s.String())
+		c := s.RandomMove(rng)
+		r.Moves = append(r.Moves, MoveRecord{Move: c})
+		var err error
+		if s, err = s.Play(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	end, err := r.Replay(rules, func(ply int, st State) error {
+		if ply != len(got) {
+			t.Fatalf("visited ply %d after %d positions", ply, len(got))
+		}
+		got = append(got, st.String())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.String() != s.String() || strings.Join(got, "|") != strings.Join(seen, "|") {
+		t.Errorf("replay ended at %q after %d positions, want %q after %d", end, len(got), s, len(seen))
+	}
+	bad := r
+	bad.Moves = append([]MoveRecord(nil), r.Moves...)
+	bad.Moves[7].Move = Coords{1, 1, 7, 7}
+	if _, err := bad.Replay(rules, nil); err == nil || !strings.Contains(err.Error(), "move 7") {
+		t.Errorf("an illegal move replayed: %v", err)
+	}
+	other := r
+	other.Game = "catch-the-mouse"
+	if _, err := other.Replay(rules, nil); err == nil {
+		t.Error("a record of another game replayed")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"colony/agentdef"
 	"colony/contract"
 	"colony/engine"
+	"colony/game/ataxx"
 	"colony/mcts"
 	"colony/registry"
 )
@@ -144,5 +145,50 @@ func TestOpeningBook(t *testing.T) {
 	b.Game = "catch-the-mouse"
 	if _, err := g.NewPlayer("random", o); err == nil || !strings.Contains(err.Error(), "book is for catch-the-mouse") {
 		t.Fatalf("a book of another game: %v", err)
+	}
+}
+
+// EncodeBoard encodes a position given in board notation as the position reached by playing
+// its moves encodes itself (ReplayMoves shows that encoding).
+func TestEncodeBoard(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	p := ataxx.Start()
+	var moves []int32
+	for range 11 {
+		legal := p.LegalMoves(nil)
+		m := legal[rng.IntN(len(legal))]
+		moves = append(moves, int32(m.PolicyIndex()))
+		p = p.Apply(m)
+	}
+	moves = append(moves, int32(p.LegalMoves(nil)[0].PolicyIndex())) // ReplayMoves shows the position before a move
+	want := make([]float32, g.Info().InputSize())
+	if err := g.ReplayMoves(moves, func(ply int) bool { return ply == 11 }, func(_ int, in []float32) error {
+		copy(want, in)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, g.Info().InputSize())
+	if err := g.EncodeBoard(p.String(), got); err != nil {
+		t.Fatal(err)
+	}
+	ones := 0
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%q: encodings differ at %d: %v, played %v", p, i, got[i], want[i])
+		}
+		if got[i] == 1 {
+			ones++
+		}
+	}
+	if ones < 4 {
+		t.Errorf("the encoding of %q has %d ones", p, ones)
+	}
+	if g.EncodeBoard("not a board", got) == nil || g.EncodeBoard(p.String(), got[:5]) == nil {
+		t.Error("a bad board or a short buffer encoded")
 	}
 }

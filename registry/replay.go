@@ -34,3 +34,17 @@ func (g *game[P, M]) ReplayMoves(moves []int32, want func(ply int) bool, visit f
 	}
 	return nil
 }
+
+// EncodeBoard writes the network encoding of the position in the game's board notation into
+// dst (Info.InputSize values).
+func (g *game[P, M]) EncodeBoard(board string, dst []float32) error {
+	if len(dst) != g.def.Info.InputSize() {
+		return fmt.Errorf("registry: %s: an encoding has %d values, not %d", g.def.Info.Name, g.def.Info.InputSize(), len(dst))
+	}
+	p, err := g.def.ParseBoard(board)
+	if err != nil {
+		return err
+	}
+	p.Encode(dst)
+	return nil
+}

@@ -10,6 +10,9 @@
 //	          [-teacher NET -teacher-weight T]
 //	trainnnue ... -model OUT -resume [-steps N]   (go on with a stopped run: OUT.ckpt)
 //	trainnnue [-game bacteria-war] -model FILE -eval DIR      (value MSE over DIR's examples)
+//	trainnnue [-game bacteria-war] -model A,B,... -screen DIR[,DIR...] [-screen-plies 30-89]
+//	          (each net's error on the results of the arena games recorded in the DIRs,
+//	          paired with the first net's game by game)
 //
 // The model is written to -out every -every steps, at the end and on SIGINT/SIGTERM, each
 // time with its resume checkpoint OUT.ckpt (with -best-val, the last model's as
@@ -46,7 +49,9 @@ import (
 	"strings"
 	"syscall"
 
+	"colony/arena"
 	"colony/cluster"
+	"colony/contract"
 	"colony/nn/nnue"
 	"colony/registry"
 	"colony/train"
@@ -110,6 +115,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	split := fs.Float64("split", -1, "with -widen to twice the start's lanes: split each lane in two (the same function; the halves nudged apart by this fraction of the feature weights' rms, e.g. 0.05) instead of adding random lanes")
 	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
+	screen := fs.String("screen", "", "only score the comma-separated nets of -model on the positions of the arena games recorded in these comma-separated directories (game-*.json), each position labelled with its game's result for the side to move; each net paired game by game with the first")
+	screenPlies := fs.String("screen-plies", "30-89", "with -screen: the plies of each recorded game scored, FIRST-LAST (ply 0: the game's start after its opening)")
 	fs.BoolVar(&c.Resume, "resume", false, "continue the run that wrote -model from MODEL.ckpt (written beside every saved model): its schedule, Adam state and sampling, the learning-rate flags unread; without -steps, to the end of its schedule")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -134,6 +141,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	if *eval != "" {
 		return evalOnly(*game, c.Model, *eval, stderr)
+	}
+	if *screen != "" {
+		return screenOnly(*game, c.Model, *screen, *screenPlies, stderr)
 	}
 	if fs.NArg() > 0 || c.Shards == "" || c.Out == "" {
 		fmt.Fprintln(stderr, "trainnnue: -shards and -out are required, and no positional arguments")
@@ -275,6 +285,103 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "trainnnue: %s (%s, step %d): value MSE %.4f over %d examples of %s\n", model, m.Arch, m.Step, mse, n, dir)
+	return 0
+}
+
+// screenGame is what -screen needs of a game.
+type screenGame interface {
+	Info() contract.Info
+	Rules() contract.Rules
+	EncodeBoard(board string, dst []float32) error
+}
+
+// screenOnly prints train.ScreenNNUE of the nets in models (comma-separated) over the plies
+// of the arena games recorded in dirs (comma-separated); a game that did not end on the
+// board (a verdict) has no result there and is left out, and counted.
+func screenOnly(game, models, dirs, plies string, stderr io.Writer) int {
+	fail := func(code int, err error) int {
+		fmt.Fprintln(stderr, "trainnnue: -screen:", err)
+		return code
+	}
+	var lo, hi int
+	if _, err := fmt.Sscanf(plies, "%d-%d", &lo, &hi); err != nil || lo < 0 || hi < lo || fmt.Sprintf("%d-%d", lo, hi) != plies {
+		return fail(2, fmt.Errorf("-screen-plies %q: want FIRST-LAST, 0 <= FIRST <= LAST", plies))
+	}
+	if models == "" {
+		return fail(2, fmt.Errorf("needs -model (one net or more, comma-separated)"))
+	}
+	rg, err := registry.Lookup(game)
+	if err != nil {
+		return fail(2, err)
+	}
+	g, ok := rg.(screenGame)
+	if !ok {
+		return fail(2, fmt.Errorf("%s cannot encode a board", game))
+	}
+	names := strings.Split(models, ",")
+	nets := make([]*nnue.Model, len(names))
+	for i, name := range names {
+		if nets[i], err = nnue.Load(name); err == nil {
+			err = nets[i].CheckFor(g.Info().Name, g.Info().EncoderVersion)
+		}
+		if err != nil {
+			return fail(1, err)
+		}
+	}
+	var games [][]train.GamePosition
+	positions, unfinished := 0, 0
+	input := make([]float32, g.Info().InputSize())
+	for _, dir := range strings.Split(dirs, ",") {
+		recs, err := arena.ReadRecords(dir)
+		if err != nil {
+			return fail(1, err)
+		}
+		for _, r := range recs {
+			var gp []train.GamePosition
+			end, err := r.Replay(g.Rules(), func(ply int, s contract.State) error {
+				if ply < lo || ply > hi {
+					return nil
+				}
+				if err := g.EncodeBoard(s.String(), input); err != nil {
+					return err
+				}
+				pieces, stm, err := nets[0].Arch.Pieces(input)
+				if err == nil && stm != s.ToMove() {
+					err = fmt.Errorf("the encoding's side to move %d is not the referee's %d", stm, s.ToMove())
+				}
+				gp = append(gp, train.GamePosition{Pieces: pieces, STM: stm})
+				return err
+			})
+			if err != nil {
+				return fail(1, fmt.Errorf("%s: %w", dir, err))
+			}
+			if !end.Terminal() {
+				unfinished++
+				continue
+			}
+			v := end.Values()
+			for i := range gp {
+				gp[i].Result = v[gp[i].STM]
+			}
+			if len(gp) > 0 {
+				games = append(games, gp)
+				positions += len(gp)
+			}
+		}
+	}
+	sc, err := train.ScreenNNUE(nets, games)
+	if err != nil {
+		return fail(1, err)
+	}
+	fmt.Fprintf(stderr, "trainnnue: screen: %d positions (plies %s) of %d games in %s (%d games not ended on the board left out)\n",
+		positions, plies, len(games), dirs, unfinished)
+	for i, s := range sc {
+		if i == 0 {
+			fmt.Fprintf(stderr, "%s: MSE %.4f\n", names[i], s.MSE)
+			continue
+		}
+		fmt.Fprintf(stderr, "%s: MSE %.4f, %+.4f ± %.4f against %s\n", names[i], s.MSE, s.Diff, s.DiffSE, names[0])
+	}
 	return 0
 }
 

@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"colony/agentdef"
+	"colony/arena"
 	"colony/engine"
 	"colony/nn/nnue"
 	"colony/registry"
@@ -425,6 +428,75 @@ func TestUntie(t *testing.T) {
 	} {
 		if code := run(context.Background(), args, &log); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestScreen: -screen scores each net on the recorded games' positions, pairs each with the
+// first (a net against itself differs by exactly nothing), leaves out and counts a game that
+// did not end on the board, and refuses bad flags and folders.
+func TestScreen(t *testing.T) {
+	g, err := registry.Lookup("bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	recs := filepath.Join(dir, "games")
+	if err := os.Mkdir(recs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 6 {
+		s := g.Rules().Start()
+		r := arena.Record{Format: arena.RecordFormat, Version: arena.RecordVersion, Game: "bacteria-war", Index: i, Start: s.String()}
+		for !s.Terminal() && (i > 0 || len(r.Moves) < 20) { // game 0 stops early: no result
+			c := s.RandomMove(rng)
+			r.Moves = append(r.Moves, arena.MoveRecord{Move: c})
+			if s, err = s.Play(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := json.Marshal(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(recs, fmt.Sprintf("game-%05d.json", i)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := g.NNUEArch(16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1, n2 := filepath.Join(dir, "a.nnue"), filepath.Join(dir, "b.nnue")
+	for i, p := range []string{n1, n2} {
+		if err := nnue.NewRandom(a, uint64(i+1)).Save(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	if code := run(context.Background(), []string{"-model", n1 + "," + n2 + "," + n1, "-screen", recs, "-screen-plies", "2-30"}, &log); code != 0 {
+		t.Fatalf("-screen: exit %d\n%s", code, log.String())
+	}
+	out := log.String()
+	for _, want := range []string{"145 positions (plies 2-30) of 5 games", "(1 games not ended on the board left out)", "a.nnue: MSE ", "b.nnue: MSE ", "+0.0000 ± 0.0000 against"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-screen output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-model", n1, "-screen", recs, "-screen-plies", "30-2"}, 2},
+		{[]string{"-model", n1, "-screen", recs, "-screen-plies", "x"}, 2},
+		{[]string{"-screen", recs}, 2},
+		{[]string{"-model", n1, "-screen", dir}, 1},
+		{[]string{"-model", filepath.Join(dir, "none.nnue"), "-screen", recs}, 1},
+	} {
+		log.Reset()
+		if code := run(context.Background(), c.args, &log); code != c.code {
+			t.Errorf("%q: exit %d, want %d\n%s", c.args, code, c.code, log.String())
 		}
 	}
 }
