@@ -435,9 +435,9 @@ func ExportONNX(m *nn.Model, path string) error {
 	return nil
 }
 
-// openWindow opens the training window on the shards of dir for game (capacity examples,
-// augmented by syms when not nil; of the shards filter accepts when not nil), loads it and
-// says on lg what it holds; damaged shards are reported on warn.
+// openWindow opens the training window on the shards of dir as opt says (capacity, game,
+// augmentation, filter, values only), loads it and says on lg what it holds; damaged shards
+// are reported on opt.Warn.
 func openWindow(dir string, opt data.WindowOptions, lg *log.Logger) (*data.Window, error) {
 	win, err := data.NewWindow(dir, opt)
 	if err != nil {
