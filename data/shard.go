@@ -559,9 +559,10 @@ func (s *shardContent) example(i int, ex *Example) {
 		ex.Policy = append(ex.Policy, s.policy[s.polOff[i]:s.polOff[i+1]]...)
 	}
 	ex.Scored = s.meta.Scored
-	ex.Values, ex.Scores = [4]float32{}, [4]float32{}
+	ex.Scores = [4]float32{}
 	if s.values == nil {
 		row := s.vals[i*s.stride : (i+1)*s.stride]
+		ex.Values = [4]float32{}
 		copy(ex.Values[:], row[:s.seats])
 		if ex.Scored {
 			copy(ex.Scores[:], row[s.seats:])

@@ -68,8 +68,8 @@ type Game interface {
 	// ReplayMoves replays a shard's recorded moves (policy indices) from the start position,
 	// showing visit the encoded position of each ply want asks for (ingest's check).
 	ReplayMoves(moves []int32, want func(ply int) bool, visit func(ply int, input []float32) error) error
-	// EncodeBoard writes the network encoding of a position in the game's board notation.
-	EncodeBoard(board string, dst []float32) error
+	// EncodeState writes the network encoding of a state of the game's Rules.
+	EncodeState(st contract.State, dst []float32) error
 }
 
 // EngineInfo describes one engine of a game.

@@ -148,9 +148,9 @@ func TestOpeningBook(t *testing.T) {
 	}
 }
 
-// EncodeBoard encodes a position given in board notation as the position reached by playing
-// its moves encodes itself (ReplayMoves shows that encoding).
-func TestEncodeBoard(t *testing.T) {
+// EncodeState encodes a referee's state as the position reached by playing its moves encodes
+// itself (ReplayMoves shows that encoding).
+func TestEncodeState(t *testing.T) {
 	g, err := registry.Lookup("bacteria-war")
 	if err != nil {
 		t.Fatal(err)
@@ -172,8 +172,12 @@ func TestEncodeBoard(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	st, err := g.Rules().Parse(p.String())
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := make([]float32, g.Info().InputSize())
-	if err := g.EncodeBoard(p.String(), got); err != nil {
+	if err := g.EncodeState(st, got); err != nil {
 		t.Fatal(err)
 	}
 	ones := 0
@@ -188,7 +192,11 @@ func TestEncodeBoard(t *testing.T) {
 	if ones < 4 {
 		t.Errorf("the encoding of %q has %d ones", p, ones)
 	}
-	if g.EncodeBoard("not a board", got) == nil || g.EncodeBoard(p.String(), got[:5]) == nil {
-		t.Error("a bad board or a short buffer encoded")
+	mouse, err := registry.Lookup("catch-the-mouse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.EncodeState(mouse.Rules().Start(), got) == nil || g.EncodeState(st, got[:5]) == nil {
+		t.Error("another game's state or a short buffer encoded")
 	}
 }

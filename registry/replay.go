@@ -1,6 +1,10 @@
 package registry
 
-import "fmt"
+import (
+	"fmt"
+
+	"colony/contract"
+)
 
 // ReplayMoves plays moves (policy indices, as shards of format version 3 record them) from
 // the game's start position. Before the move of each ply for which want is true it calls
@@ -35,15 +39,15 @@ func (g *game[P, M]) ReplayMoves(moves []int32, want func(ply int) bool, visit f
 	return nil
 }
 
-// EncodeBoard writes the network encoding of the position in the game's board notation into
-// dst (Info.InputSize values).
-func (g *game[P, M]) EncodeBoard(board string, dst []float32) error {
+// EncodeState writes the network encoding of a referee's state of this game (its Rules')
+// into dst (Info.InputSize values).
+func (g *game[P, M]) EncodeState(st contract.State, dst []float32) error {
 	if len(dst) != g.def.Info.InputSize() {
 		return fmt.Errorf("registry: %s: an encoding has %d values, not %d", g.def.Info.Name, g.def.Info.InputSize(), len(dst))
 	}
-	p, err := g.def.ParseBoard(board)
-	if err != nil {
-		return err
+	p, ok := contract.PositionOf[P, M](st)
+	if !ok {
+		return fmt.Errorf("registry: %s: a state of another game (%T)", g.def.Info.Name, st)
 	}
 	p.Encode(dst)
 	return nil

@@ -292,7 +292,7 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 type screenGame interface {
 	Info() contract.Info
 	Rules() contract.Rules
-	EncodeBoard(board string, dst []float32) error
+	EncodeState(st contract.State, dst []float32) error
 }
 
 // screenOnly prints train.ScreenNNUE of the nets in models (comma-separated) over the plies
@@ -316,7 +316,7 @@ func screenOnly(game, models, dirs, plies string, stderr io.Writer) int {
 	}
 	g, ok := rg.(screenGame)
 	if !ok {
-		return fail(2, fmt.Errorf("%s cannot encode a board", game))
+		return fail(2, fmt.Errorf("%s cannot encode a position", game))
 	}
 	names := strings.Split(models, ",")
 	nets := make([]*nnue.Model, len(names))
@@ -342,7 +342,7 @@ func screenOnly(game, models, dirs, plies string, stderr io.Writer) int {
 				if ply < lo || ply > hi {
 					return nil
 				}
-				if err := g.EncodeBoard(s.String(), input); err != nil {
+				if err := g.EncodeState(s, input); err != nil {
 					return err
 				}
 				pieces, stm, err := nets[0].Arch.Pieces(input)
