@@ -26,6 +26,9 @@ type Options struct {
 	// Singular: singular extensions and their multi-cut, an experiment (docs/search.md); with
 	// Config.Staged only (the table move is searched first, Game.Legal checks it).
 	Singular bool
+	// NoCorrection: the game's hooks learn nothing from the search (Corrector), so an
+	// evaluation that corrects itself by what it learnt stays uncorrected.
+	NoCorrection bool
 }
 
 // experiment is a search switch that an agent turns on by name.
@@ -41,6 +44,7 @@ var experiments = []experiment{
 	{"se", "singular extensions where the game's search has none", func(o *Options) { o.Singular = true }},
 	{"null", "null-move pruning", func(o *Options) { o.Null = true }},
 	{"nolmr", "no late-move reductions", func(o *Options) { o.NoLMR = true }},
+	{"nocorr", "no correction history (nnab: the evaluation learns nothing from its own searches)", func(o *Options) { o.NoCorrection = true }},
 }
 
 // Experiments lists the experiments' names, in the table's order.
@@ -125,13 +129,17 @@ func New[P Position[P, M], M Move, G Game[P, M]](cfg Config[M], o Options, g G) 
 // Allocated reports whether the transposition table has been allocated.
 func (e *Engine[P, M, G]) Allocated() bool { return e.tt.Allocated() }
 
-// NewGame clears the transposition table and the move-ordering statistics.
+// NewGame clears the transposition table, the move-ordering statistics and what the game's
+// hooks learnt (Corrector).
 func (e *Engine[P, M, G]) NewGame() {
 	if e.tt.Allocated() {
 		e.tt.Clear()
 	}
 	if e.s != nil {
 		e.s.resetStats()
+	}
+	if c, ok := any(e.Game).(Corrector[P]); ok {
+		c.Forget()
 	}
 }
 

@@ -72,6 +72,16 @@ type Game[P any, M Move] interface {
 	Legal(p P, m M) bool
 }
 
+// Corrector is what a game's hooks may add to learn from their own searches (a correction
+// history): after each node below the root whose search ends with a score that is not a
+// proven result (and not inside a singular-extension test), After is given the node, its
+// depth, that score and its bound (engine/tt's Lower, Upper or Exact). Engine.NewGame calls
+// Forget. Options.NoCorrection turns the calls off.
+type Corrector[P any] interface {
+	After(p P, ply, depth int, best int32, bound uint8)
+	Forget()
+}
+
 // Plain are the hooks of a game without an incremental evaluator or pruning: Play is Apply,
 // Root does nothing, and the pruning hooks are never called (a game's hooks embed it).
 type Plain[P Position[P, M], M Move] struct{}
@@ -313,6 +323,7 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	bestMove  M
 	bestScore int32
 
+	corr     Corrector[P] // the game's hooks, where they learn from the search (else nil)
 	killers  [][2]M
 	history  [2][]int32
 	zeroHist [2][]int32 // no history: the root's order without RootHistory
@@ -675,6 +686,9 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		bound = tt.Exact
 	}
 	s.store(key, bestMove, best, depth, ply, bound)
+	if s.corr != nil && excluded == s.cfg.NoMove && best > -s.cfg.WinBound && best < s.cfg.WinBound {
+		s.corr.After(p, ply, depth, best, bound)
+	}
 	return best
 }
 
@@ -778,6 +792,10 @@ func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 
 // hard time and node limit mean no limit.
 func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time.Duration, nodeLimit int64) {
 	s.g = e.Game
+	s.corr = nil
+	if !e.Opts.NoCorrection {
+		s.corr, _ = any(e.Game).(Corrector[P])
+	}
 	s.tt = nil
 	if e.tt.Allocated() {
 		s.tt = &e.tt

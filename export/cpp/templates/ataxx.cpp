@@ -704,6 +704,7 @@ struct Hooks {
     Hooks() {
         std::memset(acc_ok, 0, sizeof acc_ok);
         std::memset(delta, 0, sizeof delta);
+        forget();
     }
 
     static uint64_t hash(const Pos& p) { return p.hash; }
@@ -749,14 +750,48 @@ struct Hooks {
         acc_ok[ply] = true;
     }
 
-    // static_value is the net's score of p (at ply) for its side to move.
-    int32_t static_value(const Pos& p, int ply) {
-        ensure(ply);
-        int32_t v = evaluate(acc[ply], p);
-        return std::min(std::max(v, -C::WIN_BOUND + 1), C::WIN_BOUND - 1);
+    // Correction history (nnab's corrections): [empty cells, own pieces][side to move][hash],
+    // in 1/kCorrGrain of a score unit.
+    static constexpr bool kCorrects = true;
+    static constexpr int kCorrBits = 14;
+    static constexpr int32_t kCorrGrain = 256, kCorrMax = 48;
+    int32_t corr[2][2][1 << kCorrBits];
+
+    static int corr_index(uint64_t b) { return int((b * 0x9e3779b97f4a7c15ULL) >> (64 - kCorrBits)); }
+
+    // correction is p's correction in score units: the mean of its two entries.
+    int32_t correction(const Pos& p) const {
+        int s = p.side;
+        return (corr[0][s][corr_index(empty_cells(p))] + corr[1][s][corr_index(p.bb[s])]) / (2 * kCorrGrain);
     }
 
-    // leaf is a blocked side's known result, else the net's score.
+    // after moves p's entries towards the search's score less the net's raw one, unless the
+    // bound leaves the error's sign open.
+    void after(const Pos& p, int ply, int depth, int32_t best, uint8_t bound) {
+        int32_t raw = raw_value(p, ply), st = raw + correction(p);
+        if ((bound == colony::kLower && best <= st) || (bound == colony::kUpper && best >= st)) return;
+        int32_t target = std::min(std::max(best - raw, -kCorrMax), kCorrMax) * kCorrGrain;
+        int32_t w = std::min(8 * (depth + 1), 128);
+        int s = p.side;
+        int32_t* e[2] = {&corr[0][s][corr_index(empty_cells(p))], &corr[1][s][corr_index(p.bb[s])]};
+        for (int32_t* x : e) *x += (target - *x) * w / 256;
+    }
+
+    // forget clears what the game's searches learnt.
+    void forget() { std::memset(corr, 0, sizeof corr); }
+
+    static int32_t clamp_eval(int32_t v) { return std::min(std::max(v, -C::WIN_BOUND + 1), C::WIN_BOUND - 1); }
+
+    // raw_value is the net's own score of p (at ply) for its side to move.
+    int32_t raw_value(const Pos& p, int ply) {
+        ensure(ply);
+        return clamp_eval(evaluate(acc[ply], p));
+    }
+
+    // static_value is the net's score of p (at ply), corrected by what the game's searches learnt.
+    int32_t static_value(const Pos& p, int ply) { return clamp_eval(raw_value(p, ply) + correction(p)); }
+
+    // leaf is a blocked side's known result, else the static value.
     int32_t leaf(const Pos& p, int ply) {
         int32_t v;
         if (!has_move(p) && stuck_score(p, ply, v)) return v;

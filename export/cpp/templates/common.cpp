@@ -473,6 +473,9 @@ struct Table {
 //   int32_t static_value(const Pos&, int ply);         Static (read only when C::RFP_DEPTH > 0
 //                                                      or C::FP_DEPTH > 0)
 //   bool legal(const Pos&, Move);                      Legal (read only when C::STAGED)
+//   static constexpr bool kCorrects;                   the hooks are a Corrector; then also
+//   void after(const Pos&, int ply, int depth, int32_t best, uint8_t bound);   After
+//   void forget();                                     Forget
 //
 // The Go engine's run-time experiments (alphabeta.Options Null, IIR and Singular: null moves,
 // and IIR and singular extensions at the experiment's fixed depths) and the exact-depth table
@@ -840,6 +843,9 @@ struct Searcher {
         if (best >= beta) bound = kLower;
         else if (best > orig_alpha) bound = kExact;
         store(k, best_m, best, depth, ply, bound);
+        if constexpr (G::kCorrects) {
+            if (excl == kNoMove && best > -C::WIN_BOUND && best < C::WIN_BOUND) g->after(p, ply, depth, best, bound);
+        }
         return best;
     }
 
@@ -1029,10 +1035,11 @@ struct AlphaBeta {
     AlphaBeta& operator=(const AlphaBeta&) = delete;
     ~AlphaBeta() { delete s; }
 
-    // new_game clears the table and the move-ordering statistics.
+    // new_game clears the table, the move-ordering statistics and what the hooks learnt.
     void new_game() {
         if (tt.allocated()) tt.clear();
         if (s) s->reset_stats();
+        if constexpr (G::kCorrects) game.forget();
     }
 
     // set_stats replaces what the statistics say (for a move found without the search).

@@ -656,6 +656,7 @@ struct EvalEntry {
 // Hooks are Catch The Mouse's part of the searcher (colony::Searcher's G; mouseab's hooks):
 // no incremental evaluator, no pruning (Play is Apply, Root does nothing).
 struct Hooks {
+    static constexpr bool kCorrects = false;  // learns nothing from its searches
     using Pos = Position;
     using Move = mouse::Move;
     static constexpr Move kNoMove = mouse::kNoMove, kPass = mouse::kPass;

@@ -68,6 +68,7 @@ type hooks struct {
 	accOK [abrules.MaxPly + 1]bool
 	delta [abrules.MaxPly + 1]delta
 	arch  nnue.Arch // the net's: its output bucket of a position (Arch.Bucket)
+	corr  corrections
 }
 
 func newHooks(net *nnue.Net) *hooks {
@@ -120,23 +121,38 @@ func (h *hooks) ensure(ply int) {
 	h.accOK[ply] = true
 }
 
-// Static is the net's score of p (at ply) for its side to move: hundredths of a piece (the
-// net's logit x its ScoreScale), clamped inside ±(abrules.WinBound-1). Finished games and
-// forced passes with a known end score as in every Ataxx search (abrules.TerminalScore,
-// abrules.StuckScore).
+// Static is the net's score of p (at ply) for its side to move, corrected by what the
+// searches of this game learnt (corrections): hundredths of a piece (the net's logit x its
+// ScoreScale), clamped inside ±(abrules.WinBound-1). Finished games and forced passes with a
+// known end score as in every Ataxx search (abrules.TerminalScore, abrules.StuckScore).
 func (h *hooks) Static(p ataxx.Position, ply int) int32 {
-	h.ensure(ply)
-	v := h.net.Evaluate(h.acc[ply], p.ToMove(), h.arch.Bucket(Pieces(&p)))
-	return min(max(v, -abrules.WinBound+1), abrules.WinBound-1)
+	return clampEval(h.raw(p, ply) + h.corr.of(&p))
 }
 
-// Leaf is a blocked side's known result, else the net's score.
+// raw is the net's own score of p (at ply), clamped as Static's.
+func (h *hooks) raw(p ataxx.Position, ply int) int32 {
+	h.ensure(ply)
+	return clampEval(h.net.Evaluate(h.acc[ply], p.ToMove(), h.arch.Bucket(Pieces(&p))))
+}
+
+func clampEval(v int32) int32 { return min(max(v, -abrules.WinBound+1), abrules.WinBound-1) }
+
+// Leaf is a blocked side's known result, else Static.
 func (h *hooks) Leaf(p ataxx.Position, ply int) int32 {
 	if v, ok := abrules.BlockedScore(&p, ply); ok {
 		return v
 	}
 	return h.Static(p, ply)
 }
+
+// After learns from the search of p (at ply) to depth, which scored best with bound
+// (engine/alphabeta's Corrector).
+func (h *hooks) After(p ataxx.Position, ply, depth int, best int32, bound uint8) {
+	h.corr.learn(&p, depth, h.raw(p, ply), best, bound)
+}
+
+// Forget clears what the game's searches learnt.
+func (h *hooks) Forget() { h.corr = corrections{} }
 
 // CanNull: the side to move has a division or a leap.
 func (h *hooks) CanNull(p ataxx.Position) bool { return p.HasMove() }
