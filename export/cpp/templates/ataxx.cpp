@@ -759,22 +759,23 @@ struct Hooks {
 
     static int corr_index(uint64_t b) { return int((b * 0x9e3779b97f4a7c15ULL) >> (64 - kCorrBits)); }
 
+    // entries are p's two entries: its empty cells' and its side to move's own pieces'.
+    int32_t* entry_empty(const Pos& p) { return &corr[0][p.side][corr_index(empty_cells(p))]; }
+    int32_t* entry_own(const Pos& p) { return &corr[1][p.side][corr_index(p.bb[p.side])]; }
+
     // correction is p's correction in score units: the mean of its two entries.
-    int32_t correction(const Pos& p) const {
-        int s = p.side;
-        return (corr[0][s][corr_index(empty_cells(p))] + corr[1][s][corr_index(p.bb[s])]) / (2 * kCorrGrain);
-    }
+    int32_t correction(const Pos& p) { return (*entry_empty(p) + *entry_own(p)) / (2 * kCorrGrain); }
 
     // after moves p's entries towards the search's score less the net's raw one, unless the
     // bound leaves the error's sign open.
     void after(const Pos& p, int ply, int depth, int32_t best, uint8_t bound) {
-        int32_t raw = raw_value(p, ply), st = raw + correction(p);
+        int32_t *a = entry_empty(p), *b = entry_own(p);
+        int32_t raw = raw_value(p, ply), st = raw + (*a + *b) / (2 * kCorrGrain);
         if ((bound == colony::kLower && best <= st) || (bound == colony::kUpper && best >= st)) return;
         int32_t target = std::min(std::max(best - raw, -kCorrMax), kCorrMax) * kCorrGrain;
         int32_t w = std::min(8 * (depth + 1), 128);
-        int s = p.side;
-        int32_t* e[2] = {&corr[0][s][corr_index(empty_cells(p))], &corr[1][s][corr_index(p.bb[s])]};
-        for (int32_t* x : e) *x += (target - *x) * w / 256;
+        *a += (target - *a) * w / 256;
+        *b += (target - *b) * w / 256;
     }
 
     // forget clears what the game's searches learnt.

@@ -27,22 +27,27 @@ const (
 // corrIndex is the table index of a set of cells.
 func corrIndex(b uint64) int { return int(b * 0x9e3779b97f4a7c15 >> (64 - corrBits)) }
 
+// entries are p's two entries: its empty cells' and its side to move's own pieces'.
+func (c *corrections) entries(p *ataxx.Position) (*int32, *int32) {
+	s := p.ToMove()
+	return &c.t[0][s][corrIndex(p.Empty())], &c.t[1][s][corrIndex(p.Pieces(s))]
+}
+
 // of is p's correction in score units.
 func (c *corrections) of(p *ataxx.Position) int32 {
-	s := p.ToMove()
-	return (c.t[0][s][corrIndex(p.Empty())] + c.t[1][s][corrIndex(p.Pieces(s))]) / (2 * corrGrain)
+	a, b := c.entries(p)
+	return (*a + *b) / (2 * corrGrain)
 }
 
 // learn moves p's entries towards best - raw, where best is the score (with its bound) of a
 // search of p at depth and raw the net's score of p.
 func (c *corrections) learn(p *ataxx.Position, depth int, raw, best int32, bound uint8) {
-	if st := raw + c.of(p); bound == tt.Lower && best <= st || bound == tt.Upper && best >= st {
+	a, b := c.entries(p)
+	if st := raw + (*a+*b)/(2*corrGrain); bound == tt.Lower && best <= st || bound == tt.Upper && best >= st {
 		return
 	}
 	target := min(max(best-raw, -corrMax), corrMax) * corrGrain
 	w := int32(min(8*(depth+1), 128))
-	s := p.ToMove()
-	for _, e := range [2]*int32{&c.t[0][s][corrIndex(p.Empty())], &c.t[1][s][corrIndex(p.Pieces(s))]} {
-		*e += (target - *e) * w / 256
-	}
+	*a += (target - *a) * w / 256
+	*b += (target - *b) * w / 256
 }
