@@ -22,6 +22,7 @@ type Window struct {
 	warn     io.Writer
 	filter   func(string) bool
 	valOnly  bool
+	lambda   float32
 
 	shards []winShard // oldest first
 	cum    []int      // cum[i] = examples held in shards[:i+1]
@@ -51,6 +52,10 @@ type WindowOptions struct {
 	// last seat used in it, and holds its packed inputs at their exact size (107 -> 68 heap
 	// bytes a Bacteria War example). Examples then come with an empty Policy.
 	ValuesOnly bool
+	// ScoreLambda, when above 0, makes each scored example's search score the λ-return of
+	// its game's later scores and outcome as its shard loads (lambdaScores): a score target
+	// that reads further along the game. 0 keeps the shards' scores; it must be below 1.
+	ScoreLambda float64
 }
 
 // NewWindow returns an empty window over dir; call Refresh to load it.
@@ -60,6 +65,9 @@ func NewWindow(dir string, opt WindowOptions) (*Window, error) {
 	}
 	if opt.Game == "" {
 		return nil, fmt.Errorf("data: window needs a game name")
+	}
+	if err := checkLambda(opt.ScoreLambda); err != nil {
+		return nil, err
 	}
 	aug := opt.Augmenter
 	if aug == nil {
@@ -73,6 +81,7 @@ func NewWindow(dir string, opt WindowOptions) (*Window, error) {
 		warn:     opt.Warn,
 		filter:   opt.Filter,
 		valOnly:  opt.ValuesOnly,
+		lambda:   float32(opt.ScoreLambda),
 		bad:      make(map[string]bool),
 	}, nil
 }
@@ -128,6 +137,7 @@ func (w *Window) Refresh() (LoadReport, error) {
 				}
 				return rep, err
 			}
+			c.lambdaScores(w.lambda)
 			if w.valOnly {
 				c.valuesOnly()
 			}

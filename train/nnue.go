@@ -71,6 +71,11 @@ type NNUEConfig struct {
 	// with Scores): target = (1-w)·outcome + w·score. Examples of older shards, whose values
 	// already mix the score in, are used as they are.
 	ScoreWeight float64
+	// ScoreLambda, when above 0 (below 1), makes the score of each training example the
+	// λ-return of its game's later search scores and outcome (data.WindowOptions.ScoreLambda):
+	// the score target reads further along the game. The validation split keeps the shards'
+	// own scores, so runs with and without it compare.
+	ScoreLambda float64
 
 	// Teacher, when set, is a net (a file) whose value blends into every training target at
 	// TeacherWeight (0..1): target = (1-t)·target + t·tanh(teacher logit) on the sampled,
@@ -543,7 +548,8 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	defer t.Close()
 	// A value net reads no policy: the window holds only what it reads.
 	win, err := openWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
-		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw, Filter: notHeld, ValuesOnly: true}, lg)
+		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw, Filter: notHeld, ValuesOnly: true,
+		ScoreLambda: cfg.ScoreLambda}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -609,6 +615,9 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		out.Meta["train.lr"] = strconv.FormatFloat(cfg.LR, 'g', -1, 64)
 		out.Meta["train.window"] = strconv.Itoa(cfg.Window)
 		out.Meta["train.score_weight"] = strconv.FormatFloat(cfg.ScoreWeight, 'g', -1, 64)
+		if cfg.ScoreLambda > 0 {
+			out.Meta["train.score_lambda"] = strconv.FormatFloat(cfg.ScoreLambda, 'g', -1, 64)
+		}
 		if teacher != nil {
 			out.Meta["train.teacher_sha256"] = teacher.SHA256()
 			out.Meta["train.teacher_weight"] = strconv.FormatFloat(cfg.TeacherWeight, 'g', -1, 64)
