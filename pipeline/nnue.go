@@ -39,6 +39,9 @@ type NNUEConfig struct {
 	AdjScore       int32         `json:"adjudicate_score"`
 	AdjPlies       int           `json:"adjudicate_plies"`
 	ScoreWeight    float64       `json:"score_weight"` // the trainer's blend of search score and result
+	// ScoreLambda, when > 0, makes each training example's search score the λ-return of its
+	// game's later scores and outcome (train.NNUEConfig.ScoreLambda).
+	ScoreLambda float64 `json:"score_lambda,omitempty"`
 	// TeacherWeight, when > 0, blends the best net's own value into every training target
 	// (train.NNUEConfig.Teacher, the parent as the teacher): a warm start on a window of only
 	// new data then keeps what the parent knew instead of fitting that data alone.
@@ -111,6 +114,9 @@ func (n *NNUEConfig) check() error {
 	}
 	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
 		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
+	}
+	if n.ScoreLambda < 0 || n.ScoreLambda >= 1 {
+		return fmt.Errorf("pipeline: nnue: score lambda %v, want 0 <= lambda < 1", n.ScoreLambda)
 	}
 	if n.Warmup < 0 || n.ValEvery < 0 {
 		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
@@ -517,7 +523,7 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	t0 := time.Now()
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
-		ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
+		ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
 		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen,
 		Warmup: k.n.Warmup, ValEvery: k.n.ValEvery})
 	if err != nil {
@@ -578,6 +584,7 @@ type nnueTraining struct {
 	Steps           int64
 	Window, Batch   int
 	LR, ScoreWeight float64
+	ScoreLambda     float64 // the score target as its game's λ-return (train.NNUEConfig)
 	// TeacherWeight, when > 0, makes Best the teacher of the training (train.NNUEConfig).
 	TeacherWeight float64
 	// Buckets, when > 0 and Best has no output buckets, starts from Best copied into this many
@@ -625,7 +632,7 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	}
 	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
-		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, Out: t.Out,
+		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, ScoreLambda: t.ScoreLambda, Out: t.Out,
 		Every: max(1, min(1000, t.Steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
 		Manifest: t.Manifest, Checkpoints: true, Resume: resume, Warmup: t.Warmup, ValEvery: t.ValEvery}
 	if t.TeacherWeight > 0 {

@@ -110,9 +110,12 @@ func TestNNUETrainWarmupValEvery(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := nnueTraining{Game: g, Best: best, Out: filepath.Join(dir, "gen", "c.nnue"), Shards: shards, Steps: 8,
-		Window: 10_000, Batch: 16, LR: 1e-3, Seed: 9, ScoreWeight: 0.5, CSV: csv, ValFrac: 0.5, ValEvery: 2, Warmup: 4}
+		Window: 10_000, Batch: 16, LR: 1e-3, Seed: 9, ScoreWeight: 0.5, ScoreLambda: 0.6, CSV: csv, ValFrac: 0.5, ValEvery: 2, Warmup: 4}
 	if err := trainNNUE(context.Background(), io.Discard, tr); err != nil {
 		t.Fatal(err)
+	}
+	if got := mustLoad(t, tr.Out).Meta["train.score_lambda"]; got != "0.6" {
+		t.Errorf("the candidate's train.score_lambda is %q, want 0.6 (the λ-return reached the trainer)", got)
 	}
 	steps, err := train.ReadLossCSV(csv)
 	if err != nil || len(steps) != 8 {
@@ -144,6 +147,13 @@ func TestNNUETrainWarmupValEvery(t *testing.T) {
 		bad(n)
 		if err := n.check(); err == nil || !strings.Contains(err.Error(), "warm-up") {
 			t.Errorf("%+v: %v", n, err)
+		}
+	}
+	for _, l := range []float64{-0.5, 1} {
+		n := DefaultNNUE()
+		n.ScoreLambda = l
+		if err := n.check(); err == nil || !strings.Contains(err.Error(), "lambda") {
+			t.Errorf("score lambda %v: %v", l, err)
 		}
 	}
 }

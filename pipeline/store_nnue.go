@@ -30,6 +30,8 @@ type StoreNNUE struct {
 	Nodes       int64   `json:"nodes"`      // the data workers' hard node budget per move
 	SoftNodes   int64   `json:"soft_nodes"` // and their soft one (recorded in the provenance)
 	ScoreWeight float64 `json:"score_weight"`
+	// ScoreLambda, when > 0, trains on the λ-return of each game's scores (NNUE.ScoreLambda).
+	ScoreLambda float64 `json:"score_lambda,omitempty"`
 	// TeacherWeight, when > 0, makes the best net its candidate's teacher (NNUEConfig).
 	TeacherWeight float64 `json:"teacher_weight,omitempty"`
 
@@ -51,7 +53,7 @@ type StoreNNUE struct {
 // budget (DefaultNNUE), over pairs.
 func DefaultStoreNNUE() *StoreNNUE {
 	n := DefaultNNUE()
-	return &StoreNNUE{Nodes: n.Nodes, SoftNodes: n.SoftNodes, ScoreWeight: n.ScoreWeight, SPRT: n.SPRT,
+	return &StoreNNUE{Nodes: n.Nodes, SoftNodes: n.SoftNodes, ScoreWeight: n.ScoreWeight, ScoreLambda: n.ScoreLambda, SPRT: n.SPRT,
 		GateNodes: n.SPRTNodes, GateHash: n.HashMB, GatePlies: 8, MaxPairs: 2000, Grace: 2 * time.Minute}
 }
 
@@ -172,8 +174,8 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 	}
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
-		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, TeacherWeight: k.n.TeacherWeight,
-		CSV: csv, ValFrac: cycleValFrac, Manifest: man, AfterSave: func(int64) { upload() }})
+		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda,
+		TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac, Manifest: man, AfterSave: func(int64) { upload() }})
 	if err != nil {
 		return err
 	}

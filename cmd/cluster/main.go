@@ -167,6 +167,7 @@ func cycle(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Write
 	fs.Int64Var(&n.Nodes, "nodes", n.Nodes, "with -nnue: the data workers' hard node budget per move (their selfplay -nodes; for the provenance)")
 	fs.Int64Var(&n.SoftNodes, "soft-nodes", n.SoftNodes, "with -nnue: the data workers' soft node budget (selfplay -soft-nodes)")
 	fs.Float64Var(&n.ScoreWeight, "score-weight", n.ScoreWeight, "with -nnue: the training target's weight of the search score")
+	fs.Float64Var(&n.ScoreLambda, "score-lambda", n.ScoreLambda, "with -nnue: the score of each example becomes the λ-return of its game's later scores and outcome (0: the shards' own)")
 	fs.Float64Var(&n.TeacherWeight, "teacher-weight", n.TeacherWeight, "with -nnue: the best net teaches its candidate: target = (1-t)·target + t·its value (0: no teacher; below 1)")
 	fs.StringVar(&n.SPRT, "sprt", n.SPRT, "with -nnue: the gate's SPRT over pairs, elo0,elo1[,alpha,beta]")
 	fs.Int64Var(&n.GateNodes, "gate-nodes", n.GateNodes, "with -nnue: nodes per gate move, both sides (0: -gate-clock)")

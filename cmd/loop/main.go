@@ -79,6 +79,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Int64Var(&n.Nodes, "nnue-nodes", n.Nodes, "with -nnue: hard node budget per data move")
 	fs.Int64Var(&n.SoftNodes, "nnue-soft-nodes", n.SoftNodes, "with -nnue: soft node budget per data move")
 	fs.Float64Var(&n.ScoreWeight, "score-weight", n.ScoreWeight, "with -nnue: training target (1-w)·result + w·score")
+	fs.Float64Var(&n.ScoreLambda, "score-lambda", n.ScoreLambda, "with -nnue: the score of each example becomes the λ-return of its game's later scores and outcome (trainnnue -score-lambda; 0: the shards' own)")
 	fs.Float64Var(&n.TeacherWeight, "teacher-weight", n.TeacherWeight, "with -nnue: the best net teaches its candidate: target = (1-t)·target + t·its value (0: no teacher; below 1)")
 	fs.StringVar(&n.SPRT, "sprt", n.SPRT, "with -nnue: the fast gate's SPRT elo0,elo1[,alpha,beta]")
 	fs.IntVar(&n.SPRTGames, "sprt-games", n.SPRTGames, "with -nnue: the fast gate's game cap")
