@@ -90,11 +90,13 @@ type NNUEConfig struct {
 // an expected score of 0.68) are drawn again; a game ends at the first search beyond ±3000
 // (its 8000). The node budget, 1,250 hard / 625 soft, was chosen at equal CPU time: each
 // halving from 5,000 / 2,500 doubled the positions and taught a stronger net
-// (docs/nnue-generations.md, "Labels at equal CPU time").
+// (docs/nnue-generations.md, "Labels at equal CPU time"). The score target is each game's
+// λ-return at λ = 0.7: net 000015, trained so, passed the gate where the plain target's twin
+// did no better than its parent against Zataxx (docs/nnue-generations.md, twenty-fifth session).
 func DefaultNNUE() *NNUEConfig {
 	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 1250, SoftNodes: 625, HashMB: 8,
 		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1, ScoreWeight: 0.5,
-		SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40,
+		ScoreLambda: 0.7, SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40,
 		RefGames: 200, RefMinZ: -1.645}
 }
 

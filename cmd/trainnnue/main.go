@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed (fresh net and sampling)")
 	fs.IntVar(&c.ScoreScale, "score-scale", 300, "the shards' score scale (selfplay -score-scale): score per logit unit, stored in the model")
 	fs.Float64Var(&c.ScoreWeight, "score-weight", 0.5, "target = (1-w)·result + w·score for shards that store search scores (selfplay -scores); older shards' mixed values are used as they are")
-	fs.Float64Var(&c.ScoreLambda, "score-lambda", 0, "the score of each training example becomes the λ-return of its game's later search scores and outcome, (1-λ)·Σ λ^k·score(t+k) + λ^n·result (0: the shards' own scores; below 1)")
+	fs.Float64Var(&c.ScoreLambda, "score-lambda", 0.7, "the score of each training example becomes the λ-return of its game's later search scores and outcome, (1-λ)·Σ λ^k·score(t+k) + λ^n·result (0: the shards' own scores; below 1)")
 	fs.StringVar(&c.Teacher, "teacher", "", "a net whose value blends into every training target at -teacher-weight (distillation into a fresh shape); validation keeps the shards' targets")
 	fs.Float64Var(&c.TeacherWeight, "teacher-weight", 0, "target = (1-t)·target + t·tanh(teacher logit), with -teacher (0..1)")
 	toWindows := fs.Bool("to-windows", false, "with -model: first move the cell-input start net to the 2x2 window input (the same function; the window rows learn), written next to -out as OUT.windows")
