@@ -13,8 +13,8 @@ import (
 //
 // per absolute seat, so a position's score target also reads what the searches of the
 // positions after it found (the played line is the search's own, so a later score is a
-// deeper look along it). A game is never split between shards (Writer.AddGame); examples of
-// one game are contiguous and taken in ply order. Unscored shards are left as they are.
+// deeper look along it). A game is never split between shards (Writer.AddGame) and its
+// examples are contiguous; they are sorted by ply first. Unscored shards are left as they are.
 func (s *shardContent) lambdaScores(lambda float32) {
 	if s.scores == nil || lambda == 0 {
 		return
@@ -42,8 +42,8 @@ func (s *shardContent) lambdaScores(lambda float32) {
 	}
 }
 
-// checkLambda refuses a λ outside [0, 1).
-func checkLambda(lambda float64) error {
+// CheckScoreLambda refuses a λ outside [0, 1) (WindowOptions.ScoreLambda).
+func CheckScoreLambda(lambda float64) error {
 	if lambda < 0 || lambda >= 1 {
 		return fmt.Errorf("data: score lambda %v, want 0 <= lambda < 1", lambda)
 	}

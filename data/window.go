@@ -66,7 +66,7 @@ func NewWindow(dir string, opt WindowOptions) (*Window, error) {
 	if opt.Game == "" {
 		return nil, fmt.Errorf("data: window needs a game name")
 	}
-	if err := checkLambda(opt.ScoreLambda); err != nil {
+	if err := CheckScoreLambda(opt.ScoreLambda); err != nil {
 		return nil, err
 	}
 	aug := opt.Augmenter

@@ -117,8 +117,8 @@ func (n *NNUEConfig) check() error {
 	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
 		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
 	}
-	if n.ScoreLambda < 0 || n.ScoreLambda >= 1 {
-		return fmt.Errorf("pipeline: nnue: score lambda %v, want 0 <= lambda < 1", n.ScoreLambda)
+	if err := data.CheckScoreLambda(n.ScoreLambda); err != nil {
+		return err
 	}
 	if n.Warmup < 0 || n.ValEvery < 0 {
 		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
