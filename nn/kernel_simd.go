@@ -12,7 +12,11 @@ import (
 // of winosimd.go and the axpy of the dense heads.
 //
 // The kernels use unchecked pointer arithmetic; each one checks the sizes of its buffers once
-// on entry against the largest index it forms.
+// on entry against the largest index it forms. Each ends with vzeroupper (and clears the
+// upper halves before any scalar tail): on CPUs that charge the switch from dirty 256-bit
+// state to legacy-SSE code (the nnue kernels' comment) the callers' SSE code would pay it.
+// The Winograd transforms still copy vectors through their t and y arrays with the
+// compiler's SSE moves (about 2x faster than the portable build here all the same).
 
 func init() {
 	simdOK = archsimd.X86.AVX2() && archsimd.X86.FMA()
@@ -29,6 +33,7 @@ func axpySIMD(a float32, x, y []float32) {
 		yv := archsimd.LoadFloat32x8Slice(y[i : i+8])
 		xv.MulAdd(av, yv).StoreSlice(y[i : i+8])
 	}
+	archsimd.ClearAVXUpperBits() // before the scalar (SSE) tail
 	for ; i < n; i++ {
 		y[i] += a * x[i]
 	}
@@ -102,6 +107,7 @@ func winoInputSIMD(g *winoGeom, x []float32, cin, B int, v []float32) {
 			}
 		}
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // winoProductsSIMD computes m[ξ] = v[ξ] U[ξ] ([36][T][out] from [36][T][in] and k.u
@@ -177,6 +183,7 @@ func winoProductsSIMD(k *wino, v, m []float32, T int) {
 			}
 		}
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // winoOutputSIMD applies the output transform to m ([36][T][out]) and writes
@@ -249,6 +256,7 @@ func winoOutputSIMD(g *winoGeom, k *wino, m, dst, res []float32, B int) {
 			}
 		}
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // conv1x1SIMD runs a folded 1x1 convolution + bias + ReLU of x ([hw][B][c.in], c.in a
@@ -260,7 +268,6 @@ func conv1x1SIMD(c *conv1, x, flat []float32, hw, B int) {
 	}
 	xp := unsafe.Pointer(unsafe.SliceData(x))
 	wp := unsafe.Pointer(unsafe.SliceData(c.w))
-	var s [4]float32
 	for pos := range hw {
 		for b := range B {
 			xb := (pos*B + b) * cin
@@ -269,8 +276,10 @@ func conv1x1SIMD(c *conv1, x, flat []float32, hw, B int) {
 				for i := 0; i < cin; i += 8 {
 					acc = ld8(xp, xb+i).MulAdd(ld8(wp, o*cin+i), acc)
 				}
-				acc.GetLo().Add(acc.GetHi()).Store(&s)
-				flat[(b*c.out+o)*hw+pos] = max((s[0]+s[1])+(s[2]+s[3])+c.bias[o], 0)
+				q := acc.GetLo().Add(acc.GetHi())
+				s := (q.GetElem(0) + q.GetElem(1)) + (q.GetElem(2) + q.GetElem(3))
+				archsimd.ClearAVXUpperBits() // before the scalar (SSE) code
+				flat[(b*c.out+o)*hw+pos] = max(s+c.bias[o], 0)
 			}
 		}
 	}

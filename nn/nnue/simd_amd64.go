@@ -11,6 +11,13 @@ import (
 // path's words, read sixteen int16 lanes at a time; rows are kept lane-wise (int16 two's
 // complement) for them, and the output weights as int16 (vpmaddwd). Used when the CPU has
 // AVX2 and the net qualifies (Net.SIMD).
+//
+// Every kernel ends with vzeroupper (ClearAVXUpperBits), and no loop of theirs holds a
+// legacy-SSE instruction (MOVQ to an XMM register, MOVUPS, ...): on CPUs that charge the
+// switch from dirty 256-bit state to SSE code (seen here: an AMD EPYC guest, about 130 ns per
+// switch) a single such MOVQ per iteration made the SCReLU output kernel ten times slower than
+// the scalar one and the search 4.5 times slower than the portable build.
+// TestSIMDKernelsNoLegacySSE reads the compiler's listing of this file to keep it so.
 
 var cpuSIMD = archsimd.X86.AVX2()
 
@@ -29,6 +36,7 @@ func addRowSIMD(dst, src []uint64, row []int16) {
 		r := archsimd.LoadInt16x16((*[16]int16)(row[16*i:]))
 		s.Add(r).Store(lanes16(dst, i))
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // subRowSIMD sets dst = src - row lane-wise.
@@ -41,6 +49,7 @@ func subRowSIMD(dst, src []uint64, row []int16) {
 		r := archsimd.LoadInt16x16((*[16]int16)(row[16*i:]))
 		s.Sub(r).Store(lanes16(dst, i))
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // dotClipSIMD returns sum_i CReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights).
@@ -60,38 +69,44 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 }
 
 // dotSqSIMD returns sum_i SCReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights), equal to
-// dotSq: each lane is clipped to c in [0, qa] (qa = 1 << shift, shift <= 10), its square
-// c*c <= 2^20 is formed as its high and low 16 bits (vpmulhw, vpmullw) and shifted back,
+// dotSq: each lane is clipped to c in [0, qa] (qa = 1 << shift, 1 <= shift <= 15), its
+// square c*c is formed as its high and low 16 bits (vpmulhw, vpmullw) and put back together,
 // s = (c*c) >> shift = hi << (16-shift) | lo >> shift (logical; s <= qa fits int16, exactly
 // the scalar path's rounding down), then s times the weights goes through vpmaddwd as CReLU's
-// c does.
+// c does. Both shifts are products with m = 1 << (16-shift): the low half of hi*m (vpmullw)
+// and the unsigned high half of lo*m (vpmulhuw). A shift by a variable count would move the
+// count into an XMM register in every iteration with a legacy-SSE MOVQ, which some CPUs
+// charge hundreds of cycles after 256-bit code (the file's comment).
 func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	n := len(a) / 4
 	_ = w[16*n-1]
 	bias := archsimd.BroadcastInt16x16(-0x8000)
 	zero := archsimd.BroadcastInt16x16(0)
 	top := archsimd.BroadcastInt16x16(qa)
-	up := 16 - shift
+	m := archsimd.BroadcastInt16x16(int16(1 << (16 - shift)))
+	mu := m.AsUint16x16()
 	var s archsimd.Int32x8
 	for i := range n {
 		v := archsimd.LoadInt16x16(lanes16(a, i)).Xor(bias)
 		c := v.Max(zero).Min(top)
-		hi := c.MulHigh(c).ShiftAllLeft(up)
-		lo := c.Mul(c).AsUint16x16().ShiftAllRight(shift).AsInt16x16()
+		hi := c.MulHigh(c).Mul(m)
+		lo := c.Mul(c).AsUint16x16().MulHigh(mu).AsInt16x16()
 		s = s.Add(hi.Or(lo).DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
 	}
 	return sumLanes(s)
 }
 
-// sumLanes returns the sum of s's eight int32 lanes, the end of the output kernels.
+// sumLanes returns the sum of s's eight int32 lanes (in int64), the end of the output
+// kernels. The lanes go through memory and are read back one by one: the store orders the
+// clearing of the upper halves after the last 256-bit instruction (the compiler is free to
+// move it among register operations), and indexing, unlike ranging over the array, makes no
+// copy of it with legacy-SSE moves.
 func sumLanes(s archsimd.Int32x8) int64 {
 	var out [8]int32
 	s.Store(&out)
-	var t int64
-	for _, x := range out {
-		t += int64(x)
-	}
-	return t
+	archsimd.ClearAVXUpperBits()
+	return int64(out[0]) + int64(out[1]) + int64(out[2]) + int64(out[3]) +
+		int64(out[4]) + int64(out[5]) + int64(out[6]) + int64(out[7])
 }
 
 // tradeRowsSIMD sets dst = src + sum_k (ft[add[k]:] - ft[sub[k]:]) lane-wise over one view's
@@ -132,4 +147,5 @@ func tradeRowsSIMD(dst, src []uint64, ft []int16, add, sub []int32) {
 		}
 		s.Store(lanes16(dst, i))
 	}
+	archsimd.ClearAVXUpperBits()
 }
