@@ -69,7 +69,7 @@ func legacySSEAfterAVX(ins []asmInstr) (bad []string, cleared bool) {
 // GOEXPERIMENT=simd and checks every function with 256-bit code: no legacy-SSE instruction
 // while the upper halves may be dirty, and a VZEROUPPER after its last 256-bit instruction.
 // Some CPUs charge hundreds of cycles for each such switch (simd_amd64.go); one legacy MOVQ
-// in the SCReLU kernel's loop made the search 4.5 times slower than the portable build. The
+// in the SCReLU kernel's loop made the search 3.4 times slower than the portable build. The
 // kernels must all be in the listing, so a change of its format cannot pass unseen.
 func TestSIMDKernelsNoLegacySSE(t *testing.T) {
 	if runtime.GOARCH != "amd64" {

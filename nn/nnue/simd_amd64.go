@@ -16,7 +16,7 @@ import (
 // legacy-SSE instruction (MOVQ to an XMM register, MOVUPS, ...): on CPUs that charge the
 // switch from dirty 256-bit state to SSE code (seen here: an AMD EPYC guest, about 130 ns per
 // switch) a single such MOVQ per iteration made the SCReLU output kernel ten times slower than
-// the scalar one and the search 4.5 times slower than the portable build.
+// the scalar one and the search 3.4 times slower than the portable build.
 // TestSIMDKernelsNoLegacySSE reads the compiler's listing of this file to keep it so.
 
 var cpuSIMD = archsimd.X86.AVX2()
