@@ -117,6 +117,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	buckets := fs.Int("buckets", 0, "output buckets by piece count (2..16; 0: one output); with -model, an unbucketed start net is first copied into them (the same function), written next to -out as OUT.buckets")
 	eval := fs.String("eval", "", "only print the value MSE of -model over the shards in this directory (a held-out check)")
 	screen := fs.String("screen", "", "only score the comma-separated nets of -model on the positions of the arena games recorded in these comma-separated directories (game-*.json), each position labelled with its game's result for the side to move; each net paired game by game with the first")
+	average := fs.String("average", "", "only write the weight-wise mean of these comma-separated nets of -game (one architecture: fine-tunes of one parent) to -out")
 	screenPlies := fs.String("screen-plies", "30-89", "with -screen: the plies of each recorded game scored, FIRST-LAST (ply 0: the game's start after its opening)")
 	fs.BoolVar(&c.Resume, "resume", false, "continue the run that wrote -model from MODEL.ckpt (written beside every saved model): its schedule, Adam state and sampling, the learning-rate flags unread; without -steps, to the end of its schedule")
 	if err := fs.Parse(args); err != nil {
@@ -142,6 +143,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	if *eval != "" {
 		return evalOnly(*game, c.Model, *eval, stderr)
+	}
+	if *average != "" {
+		return averageOnly(*game, *average, c.Out, stderr)
 	}
 	if *screen != "" {
 		return screenOnly(*game, c.Model, *screen, *screenPlies, stderr)
@@ -286,6 +290,45 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "trainnnue: %s (%s, step %d): value MSE %.4f over %d examples of %s\n", model, m.Arch, m.Step, mse, n, dir)
+	return 0
+}
+
+// averageOnly writes nnue.Average of the nets in list (comma-separated) to out, each checked
+// to be for game.
+func averageOnly(game, list, out string, stderr io.Writer) int {
+	err := func() error {
+		g, err := registry.Lookup(game)
+		if err != nil {
+			return err
+		}
+		if out == "" {
+			return fmt.Errorf("-average needs -out")
+		}
+		var ms []*nnue.Model
+		for _, p := range strings.Split(list, ",") {
+			m, err := nnue.Load(p)
+			if err != nil {
+				return err
+			}
+			if err := m.CheckFor(g.Info().Name, g.Info().EncoderVersion); err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			ms = append(ms, m)
+		}
+		avg, err := nnue.Average(ms...)
+		if err != nil {
+			return err
+		}
+		if err := avg.Save(out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "trainnnue: %s: the mean of %d nets (%s, step %d), sha256 %.12s\n", out, len(ms), avg.Arch, avg.Step, avg.SHA256())
+		return nil
+	}()
+	if err != nil {
+		fmt.Fprintln(stderr, "trainnnue:", err)
+		return 1
+	}
 	return 0
 }
 

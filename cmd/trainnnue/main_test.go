@@ -500,3 +500,55 @@ func TestScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestAverage: -average writes the weight-wise mean of the nets and refuses nets of two
+// shapes, of another game, and a missing -out.
+func TestAverage(t *testing.T) {
+	dir, shards := newShards(t, 6)
+	var log bytes.Buffer
+	nets := make([]string, 3)
+	for i := range nets {
+		nets[i] = filepath.Join(dir, fmt.Sprintf("n%d.nnue", i))
+		hidden := "16"
+		if i == 2 {
+			hidden = "32"
+		}
+		args := []string{"-shards", shards, "-out", nets[i], "-hidden", hidden, "-steps", "10", "-batch", "32", "-seed", fmt.Sprint(i + 1), "-val-frac", "0"}
+		if code := run(context.Background(), args, &log); code != 0 {
+			t.Fatalf("train %d: exit %d\n%s", i, code, log.String())
+		}
+	}
+	out := filepath.Join(dir, "avg.nnue")
+	if code := run(context.Background(), []string{"-average", nets[0] + "," + nets[1], "-out", out}, &log); code != 0 {
+		t.Fatalf("-average: exit %d\n%s", code, log.String())
+	}
+	avg, err := nnue.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := nnue.Load(nets[0])
+	b, _ := nnue.Load(nets[1])
+	for j, x := range avg.Weights.FT {
+		if want := (a.Weights.FT[j] + b.Weights.FT[j]) / 2; math.Abs(float64(x-want)) > 1e-6 {
+			t.Fatalf("feature weight %d: %v, want %v", j, x, want)
+		}
+	}
+	if avg.Meta["averaged_from"] != a.SHA256()+","+b.SHA256() {
+		t.Fatalf("averaged_from %q", avg.Meta["averaged_from"])
+	}
+	for _, args := range [][]string{
+		{"-average", nets[0] + "," + nets[2], "-out", filepath.Join(dir, "x.nnue")},
+		{"-average", nets[0] + "," + nets[1], "-game", "catch-the-mouse", "-out", filepath.Join(dir, "y.nnue")},
+		{"-average", nets[0] + "," + nets[1]},
+		{"-average", nets[0] + "," + filepath.Join(dir, "missing.nnue"), "-out", filepath.Join(dir, "z.nnue")},
+	} {
+		if code := run(context.Background(), args, &log); code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+	}
+	for _, p := range []string{"x.nnue", "y.nnue", "z.nnue"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s written by a refused -average", p)
+		}
+	}
+}
