@@ -3,7 +3,9 @@ package arena
 import (
 	"colony/contract"
 	"colony/game/ataxx"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -126,7 +128,7 @@ func TestRandomVsRandom(t *testing.T) {
 	cfg := Config{Rules: rules, A: agent("-mode", "random", "-seed", "1"), B: agent("-mode", "random", "-seed", "2"),
 		Games: 6, Parallel: 2, Openings: 5, Seed: 42, OutDir: dir, Mem: Limits{RSS: 1 << 30}}
 	var calls []int
-	sum, err := Run(cfg, func(done int, r *Record, s *Summary) {
+	sum, err := Run(context.Background(), cfg, func(done int, r *Record, s *Summary) {
 		calls = append(calls, done)
 		if s.Games != done || s.AWins+s.BWins+s.Draws != done {
 			t.Errorf("progress %d: summary %+v", done, s)
@@ -272,7 +274,7 @@ func TestVerdicts(t *testing.T) {
 				c.cfg(&cfg)
 			}
 			start := time.Now()
-			sum, err := Run(cfg, nil)
+			sum, err := Run(context.Background(), cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -368,7 +370,7 @@ func TestUnstartableAgent(t *testing.T) {
 	for _, as := range []uint64{0, 1 << 30} {
 		cfg := Config{Rules: bacteria(t), A: agent("-mode", "random"), B: []string{"/nonexistent/agent"}, Games: 4,
 			Parallel: 2, Mem: Limits{AS: as}}
-		if _, err := Run(cfg, nil); err == nil || !strings.Contains(err.Error(), "/nonexistent/agent") {
+		if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "/nonexistent/agent") {
 			t.Fatalf("AS %d: err = %v", as, err)
 		}
 	}
@@ -390,5 +392,35 @@ func TestGoAgentHoldsMemoryUnderCap(t *testing.T) {
 	}
 	if len(rec.Verdicts) != 0 || rec.PeakRSSMB["b"] < 400 || rec.PeakRSSMB["b"] > 1024 {
 		t.Fatalf("verdicts %+v, peak RSS %v", rec.Verdicts, rec.PeakRSSMB)
+	}
+}
+
+// TestRunStopsWhenCancelled: once the context ends no new game starts; the games played
+// count, and Run says it was stopped (no summary.json: the match is not whole).
+func TestRunStopsWhenCancelled(t *testing.T) {
+	rules := bacteria(t)
+	dir := t.TempDir()
+	cfg := Config{Rules: rules, A: agent("-mode", "random", "-seed", "1"), B: agent("-mode", "random", "-seed", "2"),
+		Games: 40, Parallel: 1, Openings: 2, Seed: 7, OutDir: dir, Mem: Limits{RSS: 1 << 30}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sum, err := Run(ctx, cfg, func(done int, r *Record, s *Summary) {
+		if done == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after") {
+		t.Fatalf("err %v, want a stop on the cancelled context", err)
+	}
+	if sum == nil || sum.Games < 2 || sum.Games > 4 {
+		t.Fatalf("summary %+v: want the 2 games before the cancel and at most the ones then started", sum)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err == nil {
+		t.Fatal("summary.json written for a stopped match")
+	}
+	// A context that has ended before the match starts plays nothing.
+	sum, err = Run(ctx, cfg, nil)
+	if !errors.Is(err, context.Canceled) || sum.Games != 0 {
+		t.Fatalf("an ended context: %d games, err %v", sum.Games, err)
 	}
 }

@@ -5,6 +5,7 @@ package arena
 // lines on stderr and its summary on stdout. cmd/arena only parses the flags and picks one.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -127,7 +128,7 @@ type MatchCommand struct {
 	JSON      bool
 }
 
-func (m MatchCommand) Run(stdout, stderr io.Writer) (int, error) {
+func (m MatchCommand) Run(ctx context.Context, stdout, stderr io.Writer) (int, error) {
 	if m.A == "" || m.B == "" {
 		return 2, fmt.Errorf("both -a and -b are required")
 	}
@@ -200,7 +201,7 @@ func (m MatchCommand) Run(stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if rungs != nil {
-		sums, err := Ladder(cfg, rungs, func(rung, done int, r *Record, s *Summary) {
+		sums, err := Ladder(ctx, cfg, rungs, func(rung, done int, r *Record, s *Summary) {
 			if done == 1 {
 				start = time.Now()
 				fmt.Fprintf(stderr, "ladder: B at %v\n", rungs[rung])
@@ -216,8 +217,11 @@ func (m MatchCommand) Run(stdout, stderr io.Writer) (int, error) {
 		}
 		return jsonLine(stdout, m.JSON, sums)
 	}
-	sum, err := Run(cfg, progress)
+	sum, err := Run(ctx, cfg, progress)
 	if err != nil {
+		if ctx.Err() != nil && sum != nil && sum.Games > 0 {
+			printSummary(stdout, sum, time.Since(start)) // what was played before the stop
+		}
 		return 1, err
 	}
 	printSummary(stdout, sum, time.Since(start))

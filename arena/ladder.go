@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,9 @@ import (
 
 // Ladder plays cfg once for each of B's clocks (time odds: A keeps cfg.Clock, the reference
 // B gets each clock in turn), on the same openings and seeds, and returns each rung's
-// summary. Each rung's records go to OutDir/b-<clock>. progress gets the rung's index.
-func Ladder(cfg Config, clocksB []time.Duration, progress func(rung, done int, r *Record, s *Summary)) ([]*Summary, error) {
+// summary. Each rung's records go to OutDir/b-<clock>. progress gets the rung's index. An
+// ended ctx stops the ladder as it stops Run.
+func Ladder(ctx context.Context, cfg Config, clocksB []time.Duration, progress func(rung, done int, r *Record, s *Summary)) ([]*Summary, error) {
 	var out []*Summary
 	for i, cb := range clocksB {
 		c := cfg
@@ -22,7 +24,7 @@ func Ladder(cfg Config, clocksB []time.Duration, progress func(rung, done int, r
 		if progress != nil {
 			p = func(done int, r *Record, s *Summary) { progress(i, done, r, s) }
 		}
-		s, err := Run(c, p)
+		s, err := Run(ctx, c, p)
 		if s != nil {
 			out = append(out, s)
 		}

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -12,7 +13,7 @@ func TestTimeOdds(t *testing.T) {
 	slow := agent("-mode", "slow", "-think", "150ms", "-seed", "{seed}")
 	cfg := Config{Rules: rules, A: slow, B: slow, Games: 2, Parallel: 2, Clock: 600 * time.Millisecond,
 		ClockB: 60 * time.Second, Seed: 3, OutDir: t.TempDir()}
-	sum, err := Run(cfg, nil)
+	sum, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestSPRTStopsMatch(t *testing.T) {
 	rules := bacteria(t)
 	cfg := Config{Rules: rules, A: agent("-mode", "random", "-seed", "{seed}"), B: agent("-mode", "illegal"),
 		Games: 200, Parallel: 2, Seed: 5, SPRT: &SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}}
-	sum, err := Run(cfg, nil)
+	sum, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestLadder(t *testing.T) {
 	rules := bacteria(t)
 	slow := agent("-mode", "slow", "-think", "150ms", "-seed", "{seed}")
 	cfg := Config{Rules: rules, A: slow, B: slow, Games: 2, Parallel: 2, Clock: 600 * time.Millisecond, Seed: 3, OutDir: t.TempDir()}
-	sums, err := Ladder(cfg, []time.Duration{600 * time.Millisecond, time.Minute}, nil)
+	sums, err := Ladder(context.Background(), cfg, []time.Duration{600 * time.Millisecond, time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"colony/internal/atomicfile"
+	"context"
 
 	"encoding/json"
 	"fmt"
@@ -119,8 +120,10 @@ func Openings(rules Rules, n, plies int, seed uint64) []Spec {
 
 // Run plays cfg.Games games, cfg.Parallel at a time, writes each record to cfg.OutDir
 // (when set) and calls progress (from one goroutine) after each game. It stops at the first
-// referee failure (an agent that cannot be started, a record that cannot be written).
-func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, error) {
+// referee failure (an agent that cannot be started, a record that cannot be written). When
+// ctx ends, no new game starts: the games being played finish and count, and Run returns
+// their summary (no summary.json) with ctx's error.
+func Run(ctx context.Context, cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, error) {
 	cfg.Defaults()
 	if cfg.OutDir != "" {
 		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
@@ -152,9 +155,14 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 	go func() {
 		defer close(jobs)
 		for _, s := range specs {
+			if ctx.Err() != nil {
+				return
+			}
 			select {
 			case jobs <- s:
 			case <-quit:
+				return
+			case <-ctx.Done():
 				return
 			}
 		}
@@ -200,6 +208,9 @@ func Run(cfg Config, progress func(done int, r *Record, s *Summary)) (*Summary, 
 	}
 	if firstErr != nil {
 		return sum, firstErr
+	}
+	if err := ctx.Err(); err != nil && done < len(specs) && (sum.SPRT == nil || sum.SPRT.Verdict == "") {
+		return sum, fmt.Errorf("arena: stopped after %d of %d games: %w", done, len(specs), err)
 	}
 	if cfg.OutDir != "" {
 		if err := WriteJSON(filepath.Join(cfg.OutDir, "summary.json"), sum); err != nil {

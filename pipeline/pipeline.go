@@ -531,7 +531,7 @@ func (c *Cycle) play(ctx context.Context, w io.Writer, what string, ac arena.Con
 		return nil, err
 	}
 	fmt.Fprintf(w, "%s: %d games at %v: A %s\n      B %s\n", what, ac.Games, ac.Clock, strings.Join(ac.A, " "), strings.Join(ac.B, " "))
-	sum, err := arena.Run(ac, func(done int, r *arena.Record, s *arena.Summary) {
+	sum, err := arena.Run(ctx, ac, func(done int, r *arena.Record, s *arena.Summary) {
 		fmt.Fprintf(w, "%s: [%d/%d] candidate %d-%d-%d (%.1f%%) game %d: %s (%s)\n",
 			what, done, ac.Games, s.AWins, s.Draws, s.BWins, 100*s.AScore, r.Index, r.Winner, r.Outcome)
 		for _, v := range r.Verdicts {

@@ -74,27 +74,26 @@ func playRun(game, dir string) error {
 	if err != nil {
 		return err
 	}
-	var cmd interface {
-		Run(stdout, stderr io.Writer) (int, error)
-	}
+	var run func(stdout, stderr io.Writer) (int, error)
 	switch game {
 	case "bacteria-war", "catch-the-mouse":
-		cmd = arena.MatchCommand{Game: game, Rules: g.Rules(), A: agentCmd(game, "alphabeta"), B: agentCmd(game, "greedy"),
+		m := arena.MatchCommand{Game: game, Rules: g.Rules(), A: agentCmd(game, "alphabeta"), B: agentCmd(game, "greedy"),
 			Games: 2, Clock: time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: 7, Openings: 2, Out: dir,
 			MemMB: 1024, Grace: 500 * time.Millisecond}
+		run = func(stdout, stderr io.Writer) (int, error) { return m.Run(context.Background(), stdout, stderr) }
 	case "slime":
-		cmd = arena.KotHCommand{Game: game, Rules: g.Rules(), Fixed: true, Rounds: 1, Parallel: 1, Seed: 7, Out: dir,
+		run = arena.KotHCommand{Game: game, Rules: g.Rules(), Fixed: true, Rounds: 1, Parallel: 1, Seed: 7, Out: dir,
 			Cmds:      []string{agentCmd(game, "greedy"), agentCmd(game, "jumper"), agentCmd(game, "simplebot"), agentCmd(game, "random")},
-			MoveLimit: 5 * time.Second, Slow: time.Second, RSS: 1 << 30}
+			MoveLimit: 5 * time.Second, Slow: time.Second, RSS: 1 << 30}.Run
 	case "petri":
 		variant, _ := registry.StdinDriver(game)
-		cmd = arena.StdinCommand{Game: game, Variant: variant, A: agentCmd(game, "colony"), B: agentCmd(game, "sample"),
-			Games: 1, Size: "5x3", Rules: "driver", MoveLimit: 5 * time.Second, SlowLimit: time.Second, Parallel: 1, Seed: 7, Out: dir}
+		run = arena.StdinCommand{Game: game, Variant: variant, A: agentCmd(game, "colony"), B: agentCmd(game, "sample"),
+			Games: 1, Size: "5x3", Rules: "driver", MoveLimit: 5 * time.Second, SlowLimit: time.Second, Parallel: 1, Seed: 7, Out: dir}.Run
 	default:
 		return fmt.Errorf("no match for %s", game)
 	}
 	var log strings.Builder
-	if code, err := cmd.Run(io.Discard, &log); code != 0 || err != nil {
+	if code, err := run(io.Discard, &log); code != 0 || err != nil {
 		return fmt.Errorf("arena %s: exit %d, %v\n%s", game, code, err, log.String())
 	}
 	return nil

@@ -9,13 +9,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"colony/arena"
@@ -38,7 +41,12 @@ func main() {
 		fmt.Fprint(fs.Output(), arena.Usage)
 		fs.PrintDefaults()
 	}
-	code, err := run(fs, os.Args[1:], os.Stdout, os.Stderr)
+	// An interrupt (or SIGTERM) stops a match after the games being played: they count,
+	// every agent is told FINISH, and the summary of the games played is printed. A second
+	// interrupt kills at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() { <-ctx.Done(); stop() }()
+	code, err := run(ctx, fs, os.Args[1:], os.Stdout, os.Stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "arena:", err)
@@ -47,7 +55,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error) {
+func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error) {
 	game := fs.String("game", "bacteria-war", "game: "+strings.Join(registry.Names(), ", "))
 	games := fs.Int("games", 2, "number of games (even numbers play every opening with both colours)")
 	clock := fs.Duration("clock", 10*time.Second, "whole-game clock of each side (A's with -clock-b or -ladder)")
@@ -143,7 +151,7 @@ func run(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (int, error)
 		ClockB: *clockB, ClockBSet: set["clock-b"], Ladder: *ladder, SPRT: *sprtSpec, Ready: *ready,
 		Parallel: *parallel, Seed: *seed, Openings: *openings, Out: *out, MemMB: *memMB, AsMB: *asMB,
 		Grace: *grace, JSON: *asJSON}
-	return m.Run(stdout, stderr)
+	return m.Run(ctx, stdout, stderr)
 }
 
 // comparePaired is -paired: the pairs of run directories in fs's arguments, compared game by

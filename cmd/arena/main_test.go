@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -12,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // build compiles the arena and the test agent into a temporary directory.
@@ -99,7 +102,7 @@ func TestArenaFlags(t *testing.T) {
 		fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 		fs.SetOutput(&bytes.Buffer{})
 		var out, errOut bytes.Buffer
-		code, err := run(fs, c.args, &out, &errOut)
+		code, err := run(context.Background(), fs, c.args, &out, &errOut)
 		if err == nil || code == 0 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: code %d err %v, want %q", c.args, code, err, c.want)
 		}
@@ -126,7 +129,7 @@ func TestArenaPaired(t *testing.T) {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(&bytes.Buffer{})
 	var out bytes.Buffer
-	if code, err := run(fs, []string{"-paired", x, y, y, x}, &out, &bytes.Buffer{}); code != 0 || err != nil {
+	if code, err := run(context.Background(), fs, []string{"-paired", x, y, y, x}, &out, &bytes.Buffer{}); code != 0 || err != nil {
 		t.Fatalf("code %d err %v", code, err)
 	}
 	for _, want := range []string{"8 games in both runs", "X: 4 points, 50.0%", "Y: 4 points, 50.0%", "X better in 2 games, Y better in 2: z +0.00"} {
@@ -139,7 +142,7 @@ func TestArenaPaired(t *testing.T) {
 func TestArenaHelpExitsZero(t *testing.T) {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(&bytes.Buffer{})
-	if code, _ := run(fs, []string{"-h"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+	if code, _ := run(context.Background(), fs, []string{"-h"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
 		t.Errorf("-h: exit %d", code)
 	}
 }
@@ -233,7 +236,7 @@ func TestArenaSlime(t *testing.T) {
 	} {
 		fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 		fs.SetOutput(&bytes.Buffer{})
-		if code, err := run(fs, args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || code != 2 {
+		if code, err := run(context.Background(), fs, args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || code != 2 {
 			t.Errorf("%q: code %d, err %v", args[2:], code, err)
 		}
 	}
@@ -269,5 +272,49 @@ func TestArenaLadderAndSPRT(t *testing.T) {
 		"-a", agentBin+" -mode random -seed {seed}", "-b", agentBin+" -mode illegal")
 	if !strings.Contains(out, "H1 accepted") || strings.Contains(out, "100 games") {
 		t.Fatalf("sprt output:\n%s", out)
+	}
+}
+
+// TestArenaInterrupt: SIGINT stops a match after the games being played; their summary is
+// printed, and the exit status says the match is not whole (no summary.json).
+func TestArenaInterrupt(t *testing.T) {
+	arenaBin, agentBin := build(t)
+	out := t.TempDir()
+	slow := agentBin + " -mode slow -think 5ms"
+	cmd := exec.Command(arenaBin, "-game", "bacteria-war", "-games", "400", "-parallel", "2", "-seed", "3",
+		"-openings", "2", "-out", out, "-a", slow, "-b", slow)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if n, _ := filepath.Glob(filepath.Join(out, "game-*.json")); len(n) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no two games recorded in 60 s\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("interrupted arena: %v, want exit status 1\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stopped after") {
+		t.Errorf("stderr does not say the match stopped:\n%s", stderr.String())
+	}
+	recs, _ := filepath.Glob(filepath.Join(out, "game-*.json"))
+	if len(recs) >= 400 || !strings.Contains(stdout.String(), fmt.Sprintf("bacteria-war: %d games", len(recs))) {
+		t.Errorf("%d records; summary:\n%s", len(recs), stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err == nil {
+		t.Error("summary.json written for a stopped match")
 	}
 }
