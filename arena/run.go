@@ -2,8 +2,8 @@ package arena
 
 import (
 	"colony/internal/atomicfile"
-	"context"
 
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"

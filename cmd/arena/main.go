@@ -41,12 +41,7 @@ func main() {
 		fmt.Fprint(fs.Output(), arena.Usage)
 		fs.PrintDefaults()
 	}
-	// An interrupt (or SIGTERM) stops a match after the games being played: they count,
-	// every agent is told FINISH, and the summary of the games played is printed. A second
-	// interrupt kills at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() { <-ctx.Done(); stop() }()
-	code, err := run(ctx, fs, os.Args[1:], os.Stdout, os.Stderr)
+	code, err := run(context.Background(), fs, os.Args[1:], os.Stdout, os.Stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "arena:", err)
@@ -151,6 +146,12 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 		ClockB: *clockB, ClockBSet: set["clock-b"], Ladder: *ladder, SPRT: *sprtSpec, Ready: *ready,
 		Parallel: *parallel, Seed: *seed, Openings: *openings, Out: *out, MemMB: *memMB, AsMB: *asMB,
 		Grace: *grace, JSON: *asJSON}
+	// An interrupt (or SIGTERM) stops a match after the games being played: they count, their
+	// agents are told FINISH, and the summary of the games played is printed. A second one
+	// kills at once, as any interrupt does the other commands.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	return m.Run(ctx, stdout, stderr)
 }
 
