@@ -156,7 +156,7 @@ func Run(ctx context.Context, cfg Config, progress func(done int, r *Record, s *
 		defer close(jobs)
 		for _, s := range specs {
 			if ctx.Err() != nil {
-				return
+				return // a select with a waiting worker could still pick the job
 			}
 			select {
 			case jobs <- s:

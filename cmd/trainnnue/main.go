@@ -293,6 +293,22 @@ func evalOnly(game, model, dir string, stderr io.Writer) int {
 	return 0
 }
 
+// loadNets loads the nets of the files names, each checked to be for the game of info.
+func loadNets(info contract.Info, names []string) ([]*nnue.Model, error) {
+	nets := make([]*nnue.Model, len(names))
+	for i, name := range names {
+		m, err := nnue.Load(name)
+		if err == nil {
+			err = m.CheckFor(info.Name, info.EncoderVersion)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		nets[i] = m
+	}
+	return nets, nil
+}
+
 // averageOnly writes nnue.Average of the nets in list (comma-separated) to out, each checked
 // to be for game.
 func averageOnly(game, list, out string, stderr io.Writer) int {
@@ -304,16 +320,9 @@ func averageOnly(game, list, out string, stderr io.Writer) int {
 		if out == "" {
 			return fmt.Errorf("-average needs -out")
 		}
-		var ms []*nnue.Model
-		for _, p := range strings.Split(list, ",") {
-			m, err := nnue.Load(p)
-			if err != nil {
-				return err
-			}
-			if err := m.CheckFor(g.Info().Name, g.Info().EncoderVersion); err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			ms = append(ms, m)
+		ms, err := loadNets(g.Info(), strings.Split(list, ","))
+		if err != nil {
+			return err
 		}
 		avg, err := nnue.Average(ms...)
 		if err != nil {
@@ -363,14 +372,9 @@ func screenOnly(game, models, dirs, plies string, stderr io.Writer) int {
 		return fail(2, fmt.Errorf("%s cannot encode a position", game))
 	}
 	names := strings.Split(models, ",")
-	nets := make([]*nnue.Model, len(names))
-	for i, name := range names {
-		if nets[i], err = nnue.Load(name); err == nil {
-			err = nets[i].CheckFor(g.Info().Name, g.Info().EncoderVersion)
-		}
-		if err != nil {
-			return fail(1, err)
-		}
+	nets, err := loadNets(g.Info(), names)
+	if err != nil {
+		return fail(1, err)
 	}
 	var games [][]train.GamePosition
 	positions, unfinished := 0, 0

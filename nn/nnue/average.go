@@ -3,6 +3,7 @@ package nnue
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -17,9 +18,7 @@ func Average(models ...*Model) (*Model, error) {
 	}
 	a := models[0].Arch
 	out := NewModel(a)
-	for k, v := range models[0].Meta {
-		out.Meta[k] = v
-	}
+	maps.Copy(out.Meta, models[0].Meta)
 	sums := out.Weights.Tensors(a)
 	acc := make([][]float64, len(sums))
 	for i, t := range sums {
