@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= nnab
 B       ?= alphabeta
 
-.PHONY: all build deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check
+.PHONY: all build pgo deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check
 
 all: build
 
@@ -22,6 +22,17 @@ SIMD ?= $(shell echo "make: checking the AVX2 inference build (GOEXPERIMENT=simd
 
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN)/ ./cmd/...
+
+# The agent's and selfplay's builds are profile-guided: go build applies cmd/agent/default.pgo
+# and cmd/selfplay/default.pgo (one profile, checked in), a CPU profile of whole games of the
+# search at 20,000 nodes a move (nnab's BenchmarkGame). `make pgo` records it again, after a
+# change to the search or the net's code; docs/house.md has what it buys.
+pgo:
+	@mkdir -p $(BIN)
+	GOEXPERIMENT=$(SIMD) $(GO) test -run '^$$' -bench '^BenchmarkGame$$' -benchtime 8x -pgo=off \
+		-o $(BIN)/nnab.test -cpuprofile $(BIN)/game.pgo ./game/ataxx/nnab
+	cp $(BIN)/game.pgo cmd/agent/default.pgo
+	cp $(BIN)/game.pgo cmd/selfplay/default.pgo
 
 # What the tests drive besides Go: g++ (the C++ export's parity tests) and Chromium (the replay
 # viewer's browser tests). Installed with apt-get when missing and this user may; otherwise

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -71,6 +73,36 @@ func TestFlagsAndExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.inErr) {
 			t.Errorf("agent %q with stdin %q: exit %d, stdout %q, stderr %q; want exit %d, %q in stdout, %q in stderr",
 				c.args, c.stdin, code, out, errOut, c.code, c.out, c.inErr)
+		}
+	}
+}
+
+// TestBuildProfile checks the profile `go build` applies to this command and to selfplay
+// (default.pgo, written by `make pgo` from nnab's BenchmarkGame): one file for both, a
+// gzipped CPU profile of the search, its evaluation and its hooks.
+func TestBuildProfile(t *testing.T) {
+	raw, err := os.ReadFile("default.pgo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.ReadFile("../selfplay/default.pgo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, other) {
+		t.Error("cmd/agent/default.pgo and cmd/selfplay/default.pgo differ: run make pgo")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("default.pgo is not a gzipped profile: %v", err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("default.pgo: %v", err)
+	}
+	for _, fn := range []string{"colony/engine/alphabeta.", "colony/nn/nnue.", "colony/game/ataxx/nnab."} {
+		if !bytes.Contains(body, []byte(fn)) {
+			t.Errorf("default.pgo names no function of %s: not a profile of the search", strings.TrimSuffix(fn, "."))
 		}
 	}
 }

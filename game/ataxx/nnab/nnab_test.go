@@ -391,8 +391,9 @@ func benchNet(b testing.TB) *nnue.Net {
 
 // BenchmarkSearchStart and BenchmarkSearchMidgame: fixed-depth searches from a new game, as
 // alphabeta's BenchmarkSearch (NNAB_PORTABLE=1 turns the AVX2 kernels off in a simd build).
-// The pruned searches go two plies deeper than the unpruned ones, to trees of the size a
-// move of a 10 s game searches (a few hundred thousand nodes).
+// The pruned searches go two plies deeper than the unpruned ones. Since the search's tree
+// shrank (docs/search.md) these are small trees (13,000-15,000 nodes on the embedded net), far
+// below a move of a 10 s game; BenchmarkGame is the mix a game searches.
 func BenchmarkSearchStart(b *testing.B) {
 	benchSearch(b, ataxx.Start(), 10, benchNet(b), false)
 }
@@ -410,6 +411,43 @@ func BenchmarkSearchStartNoPrune(b *testing.B) {
 
 func BenchmarkSearchMidgameNoPrune(b *testing.B) {
 	benchSearch(b, benchMidgame(b), 6, benchNet(b), true)
+}
+
+// BenchmarkGame plays whole games against itself at 20,000 nodes a move with the default
+// table, from openings of 4 random plies (seeded, so every run plays the same games): the mix
+// of openings, middle games and endings a match or a self-play run searches, with the table
+// and the correction history carried from move to move. An op is one game. `make pgo` records
+// its CPU profile as the build's profile (docs/house.md, "Profile-guided builds").
+func BenchmarkGame(b *testing.B) {
+	e := newEngine(b, Options{Net: benchNet(b)})
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(35, 0))
+	var nodes int64
+	var cpu time.Duration
+	cpuOK := true
+	for b.Loop() {
+		e.NewGame()
+		p := ataxx.Start()
+		for ply := 0; !p.Terminal() && ply < 4; ply++ {
+			ms := p.LegalMoves(nil)
+			p = p.Apply(ms[r.IntN(len(ms))])
+		}
+		for !p.Terminal() {
+			c0, ok0 := cputime.Thread()
+			m := e.BestMove(p, engine.Limits{Nodes: 20000})
+			c1, ok1 := cputime.Thread()
+			cpu += c1 - c0
+			cpuOK = cpuOK && ok0 && ok1
+			_, _, n := e.Stats()
+			nodes += n
+			p = p.Apply(m)
+		}
+	}
+	if cpuOK {
+		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
 func benchMidgame(b *testing.B) ataxx.Position {
