@@ -1,8 +1,6 @@
 package arena
 
 import (
-	"colony/internal/atomicfile"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"colony/internal/atomicfile"
 )
 
 // Summary is the result of a match from A's point of view.

@@ -347,28 +347,46 @@ func benchSearch(b *testing.B, pos ataxx.Position, depth int, net *nnue.Net, noP
 	e := newEngine(b, Options{Options: ab.Options{HashMB: 16, NoPrune: noPrune}, Net: net})
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var nodes int64
-	var wall, cpu time.Duration
-	cpuOK := true
+	meter := searchMeter{cpuOK: true}
 	for b.Loop() {
 		b.StopTimer()
 		e.NewGame()
 		b.StartTimer()
-		c0, ok0 := cputime.Thread()
-		t0 := time.Now()
-		e.BestMove(pos, engine.Limits{Depth: depth})
-		wall += time.Since(t0)
-		c1, ok1 := cputime.Thread()
-		cpu += c1 - c0
-		cpuOK = cpuOK && ok0 && ok1
-		_, _, n := e.Stats()
-		nodes += n
+		meter.bestMove(e, pos, engine.Limits{Depth: depth})
 	}
-	b.ReportMetric(float64(nodes)/wall.Seconds(), "nodes/s")
-	if cpuOK {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+	meter.report(b)
+}
+
+// searchMeter sums the nodes, wall time and searching thread's CPU time of a benchmark's
+// searches (the caller locks its OS thread).
+type searchMeter struct {
+	nodes     int64
+	wall, cpu time.Duration
+	cpuOK     bool // every CPU-time read succeeded
+}
+
+// bestMove is e.BestMove(pos, lim), measured.
+func (s *searchMeter) bestMove(e *Engine, pos ataxx.Position, lim engine.Limits) ataxx.Move {
+	c0, ok0 := cputime.Thread()
+	t0 := time.Now()
+	m := e.BestMove(pos, lim)
+	s.wall += time.Since(t0)
+	c1, ok1 := cputime.Thread()
+	s.cpu += c1 - c0
+	s.cpuOK = s.cpuOK && ok0 && ok1
+	_, _, n := e.Stats()
+	s.nodes += n
+	return m
+}
+
+// report gives nodes per second, per CPU-second (where the system tells the thread's CPU
+// time) and per op.
+func (s *searchMeter) report(b *testing.B) {
+	b.ReportMetric(float64(s.nodes)/s.wall.Seconds(), "nodes/s")
+	if s.cpuOK {
+		b.ReportMetric(float64(s.nodes)/s.cpu.Seconds(), "nodes/cpu-s")
 	}
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(s.nodes)/float64(b.N), "nodes/op")
 }
 
 // benchNet is the embedded net (a random one when none is embedded): a trained net's search
@@ -423,9 +441,7 @@ func BenchmarkGame(b *testing.B) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(35, 0))
-	var nodes int64
-	var cpu time.Duration
-	cpuOK := true
+	meter := searchMeter{cpuOK: true}
 	for b.Loop() {
 		e.NewGame()
 		p := ataxx.Start()
@@ -434,20 +450,10 @@ func BenchmarkGame(b *testing.B) {
 			p = p.Apply(ms[r.IntN(len(ms))])
 		}
 		for !p.Terminal() {
-			c0, ok0 := cputime.Thread()
-			m := e.BestMove(p, engine.Limits{Nodes: 20000})
-			c1, ok1 := cputime.Thread()
-			cpu += c1 - c0
-			cpuOK = cpuOK && ok0 && ok1
-			_, _, n := e.Stats()
-			nodes += n
-			p = p.Apply(m)
+			p = p.Apply(meter.bestMove(e, p, engine.Limits{Nodes: 20000}))
 		}
 	}
-	if cpuOK {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
-	}
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	meter.report(b)
 }
 
 func benchMidgame(b *testing.B) ataxx.Position {
