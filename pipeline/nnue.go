@@ -59,6 +59,9 @@ type NNUEConfig struct {
 	// this many steps instead of once an epoch, for a loss curve within a generation's ~1 epoch.
 	Warmup   int64 `json:"warmup,omitempty"`
 	ValEvery int64 `json:"val_every,omitempty"`
+	// TrainThreads splits the candidate's training batch between that many graphs run side
+	// by side (train.NNUEConfig.Threads; 0: one).
+	TrainThreads int `json:"train_threads,omitempty"`
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -120,8 +123,8 @@ func (n *NNUEConfig) check() error {
 	if err := data.CheckScoreLambda(n.ScoreLambda); err != nil {
 		return err
 	}
-	if n.Warmup < 0 || n.ValEvery < 0 {
-		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
+	if n.Warmup < 0 || n.ValEvery < 0 || n.TrainThreads < 0 {
+		return fmt.Errorf("pipeline: nnue: warm-up %d, validation every %d steps and %d training threads, want >= 0", n.Warmup, n.ValEvery, n.TrainThreads)
 	}
 	if n.Widen < 0 || n.Widen%16 != 0 {
 		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", n.Widen)
@@ -527,7 +530,7 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
 		ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
 		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen,
-		Warmup: k.n.Warmup, ValEvery: k.n.ValEvery})
+		Warmup: k.n.Warmup, ValEvery: k.n.ValEvery, Threads: k.n.TrainThreads})
 	if err != nil {
 		return err
 	}
@@ -585,6 +588,7 @@ type nnueTraining struct {
 	Warmup          int64 // linear learning-rate warm-up steps
 	Steps           int64
 	Window, Batch   int
+	Threads         int // the batch split between graphs run side by side (train.NNUEConfig)
 	LR, ScoreWeight float64
 	ScoreLambda     float64 // the score target as its game's λ-return (train.NNUEConfig)
 	// TeacherWeight, when > 0, makes Best the teacher of the training (train.NNUEConfig).
@@ -634,7 +638,7 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	}
 	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
-		LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, ScoreLambda: t.ScoreLambda, Out: t.Out,
+		Threads: t.Threads, LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, ScoreLambda: t.ScoreLambda, Out: t.Out,
 		Every: max(1, min(1000, t.Steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
 		Manifest: t.Manifest, Checkpoints: true, Resume: resume, Warmup: t.Warmup, ValEvery: t.ValEvery}
 	if t.TeacherWeight > 0 {

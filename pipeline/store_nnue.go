@@ -34,6 +34,9 @@ type StoreNNUE struct {
 	ScoreLambda float64 `json:"score_lambda,omitempty"`
 	// TeacherWeight, when > 0, makes the best net its candidate's teacher (NNUEConfig).
 	TeacherWeight float64 `json:"teacher_weight,omitempty"`
+	// TrainThreads splits the trainer's batch between that many graphs run side by side
+	// (train.NNUEConfig.Threads; 0: one).
+	TrainThreads int `json:"train_threads,omitempty"`
 
 	SPRT      string `json:"sprt"`       // elo0,elo1[,alpha,beta] over pairs
 	GateNodes int64  `json:"gate_nodes"` // per gate move, both sides (0: GateClock)
@@ -77,6 +80,8 @@ func (k *storeNNUE) check() error {
 		return errors.New("pipeline: nnue: the gate needs a node budget or a clock")
 	case n.MaxPairs < 1 || n.GatePlies < 0:
 		return errors.New("pipeline: nnue: the gate needs max pairs >= 1 (random plies >= 0)")
+	case n.TrainThreads < 0:
+		return fmt.Errorf("pipeline: nnue: %d training threads, want >= 0", n.TrainThreads)
 	}
 	if err := checkTeacher(n.TeacherWeight); err != nil {
 		return err
@@ -175,7 +180,8 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
 		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda,
-		TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac, Manifest: man, AfterSave: func(int64) { upload() }})
+		TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac, Manifest: man, Threads: k.n.TrainThreads,
+		AfterSave: func(int64) { upload() }})
 	if err != nil {
 		return err
 	}

@@ -40,21 +40,23 @@ func BenchmarkTrainStep(b *testing.B) {
 
 // BenchmarkNNUETrainStep measures the nnue trainer's throughput (Step on a filled batch of
 // 1024; samples per wall second and per process CPU second) for cell input, window input with
-// its sparse first layer, and window input through the dense product (the reference);
-// CReLU, 128 lanes.
+// its sparse first layer (on one graph, and split between two run side by side), and window
+// input through the dense product (the reference); CReLU, 128 lanes.
 func BenchmarkNNUETrainStep(b *testing.B) {
 	for _, c := range []struct {
-		name  string
-		in    nnue.Input
-		dense bool
-	}{{"cells", nnue.CellInput, true}, {"windows", nnue.WindowInput, false}, {"windows-dense", nnue.WindowInput, true}} {
+		name    string
+		in      nnue.Input
+		dense   bool
+		threads int
+	}{{"cells", nnue.CellInput, true, 1}, {"windows", nnue.WindowInput, false, 1}, {"windows-2threads", nnue.WindowInput, false, 2},
+		{"windows-dense", nnue.WindowInput, true, 1}} {
 		b.Run(c.name, func(b *testing.B) {
 			a := nnueArch(128, 0)
 			if c.in == nnue.WindowInput {
 				a.Input, a.Width = c.in, ataxx.Size
 			}
 			const B = 1024
-			tr, err := newNNUETrainer(nnue.NewRandom(a, 1), Config{Batch: B, LR: 1e-3}, c.dense)
+			tr, err := newNNUETrainer(nnue.NewRandom(a, 1), Config{Batch: B, LR: 1e-3}, c.dense, c.threads)
 			if err != nil {
 				b.Fatal(err)
 			}

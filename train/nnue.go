@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 
 	G "gorgonia.org/gorgonia"
@@ -35,8 +36,12 @@ type NNUEConfig struct {
 	Window  int    // newest examples sampled from (default DefaultWindow)
 	Refresh int64  // rescan the shards every this many steps (0: never)
 
-	Steps       int64   // updates past the start model's step
-	Batch       int     // default 1024
+	Steps int64 // updates past the start model's step
+	Batch int   // default 1024
+	// Threads splits every batch between that many replicas of the graph, run side by side
+	// (data parallel; the batch must divide; 0 or 1: one). The result differs from one
+	// thread's only in the order of float sums.
+	Threads     int
 	LR          float64 // Adam's learning rate before the schedule (default 2e-3)
 	WeightDecay float64 // L2 on the weight matrices (default 0)
 	Seed        uint64
@@ -261,18 +266,30 @@ func buildNNUEGraph(m *nnue.Model, batch int, sp *sparseInputs) (*nnueGraph, err
 	return n, nil
 }
 
-// NNUETrainer fits an nnue.Model: a gorgonia graph for one batch size, Adam in place.
+// NNUETrainer fits an nnue.Model: gorgonia graphs for one batch size, Adam in place. With
+// several threads the batch is split between that many replicas of the graph (data parallel):
+// each runs its rows on a goroutine, their gradients are averaged into the first one's, which
+// takes the update, and the others copy its weights before the next run. The loss is a mean
+// over the rows, so the step equals one graph's on the whole batch up to the order of the sums.
 type NNUETrainer struct {
-	m        *nnue.Model
+	*nnueReplica                // the first replica: the weights the optimizer updates
+	peers        []*nnueReplica // the other replicas (nil with one thread)
+	m            *nnue.Model
+	opt          *optimizer
+	cfg          Config
+	batch        int // rows of a step, all replicas together
+	step         int64
+	logits       []float32 // forward's logits of the whole batch (with peers)
+}
+
+// nnueReplica is one graph of the trainer, its rows of the batch and its machines.
+type nnueReplica struct {
 	net      *nnueGraph
 	vm       G.VM
-	opt      *optimizer
-	cfg      Config
-	batch    int
-	step     int64
+	rows     int
 	us, them []float32
 	target   []float32
-	bucket   []float32 // (batch, buckets) one-hot rows; nil for an unbucketed net
+	bucket   []float32 // (rows, buckets) one-hot rows; nil for an unbucketed net
 	bucketT  *tensor.Dense
 	usT      *tensor.Dense
 	themT    *tensor.Dense
@@ -280,17 +297,18 @@ type NNUETrainer struct {
 	ws, gs   [][]float32
 	sparse   *sparseInputs // window input: the active features instead of us and them
 	fwd      G.VM          // the forward-only machine of validation (validate.go), built on first use
+	loss     float64       // of the last run
 }
 
 // NewNNUETrainer builds a trainer from m's weights (m itself is not changed until Model). A
 // window-input net's first layer is sparse (gatherRows); a cell-input net's is a dense product.
 func NewNNUETrainer(m *nnue.Model, cfg Config) (*NNUETrainer, error) {
-	return newNNUETrainer(m, cfg, m.Arch.Input == nnue.CellInput)
+	return newNNUETrainer(m, cfg, m.Arch.Input == nnue.CellInput, 1)
 }
 
 // newNNUETrainer is NewNNUETrainer with the first layer dense or sparse as asked (tests compare
-// the two).
-func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error) {
+// the two) and the batch split between threads replicas.
+func newNNUETrainer(m *nnue.Model, cfg Config, dense bool, threads int) (*NNUETrainer, error) {
 	if err := m.CheckShapes(); err != nil {
 		return nil, err
 	}
@@ -298,98 +316,191 @@ func newNNUETrainer(m *nnue.Model, cfg Config, dense bool) (*NNUETrainer, error)
 		return nil, err
 	}
 	B := cfg.Batch
+	if threads < 1 || B%threads != 0 || B/threads < 2 {
+		return nil, fmt.Errorf("train: nnue: a batch of %d cannot be split between %d threads (it must divide into parts of 2 rows or more)", B, threads)
+	}
+	if !dense && (m.Arch.Input != nnue.WindowInput || m.Arch.Windows() == 0) {
+		return nil, fmt.Errorf("train: a sparse first layer needs window input (every row has the same number of active features), not %s", m.Arch)
+	}
+	reps := make([]*nnueReplica, threads)
+	for i := range reps {
+		r, err := newNNUEReplica(m, B/threads, dense)
+		if err != nil {
+			for _, r := range reps[:i] {
+				r.close()
+			}
+			return nil, err
+		}
+		reps[i] = r
+	}
+	sizes := make([]int, len(reps[0].net.learnables))
+	for i, n := range reps[0].net.learnables {
+		sizes[i] = n.Shape().TotalSize()
+	}
+	t := &NNUETrainer{nnueReplica: reps[0], peers: reps[1:], m: m, cfg: cfg, batch: B, step: m.Step,
+		opt: newOptimizer(Adam, sizes)}
+	if len(t.peers) == 0 {
+		t.peers = nil
+	} else {
+		t.logits = make([]float32, B)
+	}
+	return t, nil
+}
+
+func newNNUEReplica(m *nnue.Model, rows int, dense bool) (*nnueReplica, error) {
 	var sp *sparseInputs
 	if !dense {
 		k := m.Arch.Windows()
-		if m.Arch.Input != nnue.WindowInput || k == 0 {
-			return nil, fmt.Errorf("train: a sparse first layer needs window input (every row has the same number of active features), not %s", m.Arch)
-		}
-		sp = &sparseInputs{us: make([]int32, B*k), them: make([]int32, B*k), k: k}
+		sp = &sparseInputs{us: make([]int32, rows*k), them: make([]int32, rows*k), k: k}
 	}
-	g, err := buildNNUEGraph(m, B, sp)
+	g, err := buildNNUEGraph(m, rows, sp)
 	if err != nil {
 		return nil, err
 	}
 	F := m.Arch.Features()
-	t := &NNUETrainer{m: m, net: g, cfg: cfg, batch: B, step: m.Step, target: make([]float32, B), sparse: sp}
+	r := &nnueReplica{net: g, rows: rows, target: make([]float32, rows), sparse: sp}
 	if sp == nil {
-		t.us, t.them = make([]float32, B*F), make([]float32, B*F)
-		t.usT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.us))
-		t.themT = tensor.New(tensor.WithShape(B, F), tensor.WithBacking(t.them))
+		r.us, r.them = make([]float32, rows*F), make([]float32, rows*F)
+		r.usT = tensor.New(tensor.WithShape(rows, F), tensor.WithBacking(r.us))
+		r.themT = tensor.New(tensor.WithShape(rows, F), tensor.WithBacking(r.them))
 	}
-	t.targetT = tensor.New(tensor.WithShape(B, 1), tensor.WithBacking(t.target))
+	r.targetT = tensor.New(tensor.WithShape(rows, 1), tensor.WithBacking(r.target))
 	if nb := m.Arch.OutputBuckets(); nb > 1 {
-		t.bucket = make([]float32, B*nb)
-		t.bucketT = tensor.New(tensor.WithShape(B, nb), tensor.WithBacking(t.bucket))
+		r.bucket = make([]float32, rows*nb)
+		r.bucketT = tensor.New(tensor.WithShape(rows, nb), tensor.WithBacking(r.bucket))
 	}
-	t.vm = G.NewTapeMachine(g.g, G.BindDualValues(g.learnables...))
-	sizes := make([]int, len(g.learnables))
-	for i, n := range g.learnables {
-		sizes[i] = n.Shape().TotalSize()
+	r.vm = G.NewTapeMachine(g.g, G.BindDualValues(g.learnables...))
+	r.ws, r.gs = make([][]float32, len(g.learnables)), make([][]float32, len(g.learnables))
+	return r, nil
+}
+
+func (r *nnueReplica) close() error {
+	if r.fwd != nil {
+		r.fwd.Close()
 	}
-	t.opt = newOptimizer(Adam, sizes)
-	t.ws, t.gs = make([][]float32, len(sizes)), make([][]float32, len(sizes))
-	return t, nil
+	return r.vm.Close()
 }
 
 // Close releases the machines.
 func (t *NNUETrainer) Close() error {
-	if t.fwd != nil {
-		t.fwd.Close()
+	err := t.close()
+	for _, r := range t.peers {
+		err = errors.Join(err, r.close())
 	}
-	return t.vm.Close()
+	return err
 }
 
 // SetExample fills row i of the batch with the position pieces, stm to move, and its target.
 func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
-	a := t.m.Arch
-	t.target[i] = target
+	r := t.nnueReplica
+	if t.peers != nil && i >= r.rows {
+		r = t.peers[i/r.rows-1]
+	}
+	r.set(t.m.Arch, i%r.rows, pieces, stm, target)
+}
+
+func (r *nnueReplica) set(a nnue.Arch, i int, pieces [2]uint64, stm int, target float32) {
+	r.target[i] = target
 	if nb := a.OutputBuckets(); nb > 1 {
-		row := t.bucket[i*nb : (i+1)*nb]
+		row := r.bucket[i*nb : (i+1)*nb]
 		clear(row)
 		row[a.Bucket(pieces)] = 1
 	}
-	if sp := t.sparse; sp != nil {
+	if sp := r.sparse; sp != nil {
 		k := sp.k
 		a.ActiveFeatures(pieces, stm, sp.us[i*k:i*k:(i+1)*k])
 		a.ActiveFeatures(pieces, stm^1, sp.them[i*k:i*k:(i+1)*k])
 		return
 	}
 	F := a.Features()
-	a.Activations(pieces, stm, t.us[i*F:(i+1)*F], t.them[i*F:(i+1)*F])
+	a.Activations(pieces, stm, r.us[i*F:(i+1)*F], r.them[i*F:(i+1)*F])
 }
 
-// run runs the graph forward and backward on the batch buffers; it returns the loss.
+// each copies the first replica's weights into the peers, then runs f on every replica, the
+// peers on goroutines of their own, and returns the errors. (The copies come first: a running
+// graph transposes its weight tensors in place.)
+func (t *NNUETrainer) each(f func(r *nnueReplica) error) error {
+	if t.peers == nil {
+		return f(t.nnueReplica)
+	}
+	for _, r := range t.peers {
+		for j, n := range r.net.learnables {
+			copy(n.Value().Data().([]float32), t.net.learnables[j].Value().Data().([]float32))
+		}
+	}
+	errs := make([]error, len(t.peers))
+	var wg sync.WaitGroup
+	for i, r := range t.peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(r)
+		}()
+	}
+	err := f(t.nnueReplica)
+	wg.Wait()
+	return errors.Join(append([]error{err}, errs...)...)
+}
+
+// run runs the graphs forward and backward on the batch buffers, leaves the batch's gradient
+// in the first replica's gs, and returns the loss.
 func (t *NNUETrainer) run() (float64, error) {
-	defer t.vm.Reset()
-	if err := t.feed(true); err != nil {
+	if err := t.each((*nnueReplica).run); err != nil {
 		return 0, err
 	}
-	for _, g := range t.gs {
+	if t.peers == nil {
+		return t.loss, nil
+	}
+	k := float32(1 + len(t.peers))
+	loss := t.loss
+	for i, g := range t.gs {
+		for _, r := range t.peers {
+			for j, x := range r.gs[i][:len(g)] {
+				g[j] += x
+			}
+		}
+		for j := range g {
+			g[j] /= k
+		}
+	}
+	for _, r := range t.peers {
+		loss += r.loss
+	}
+	return loss / float64(k), nil
+}
+
+// run runs r's graph forward and backward on its rows.
+func (r *nnueReplica) run() error {
+	defer r.vm.Reset()
+	if err := r.feed(true); err != nil {
+		return err
+	}
+	for _, g := range r.gs {
 		clear(g)
 	}
-	if err := t.vm.RunAll(); err != nil {
-		return 0, fmt.Errorf("train: nnue run: %w", err)
+	if err := r.vm.RunAll(); err != nil {
+		return fmt.Errorf("train: nnue run: %w", err)
 	}
-	for i, n := range t.net.learnables {
-		t.ws[i] = n.Value().Data().([]float32)
+	for i, n := range r.net.learnables {
+		r.ws[i] = n.Value().Data().([]float32)
 		g, err := n.Grad()
 		if err != nil {
-			return 0, err
+			return err
 		}
-		t.gs[i] = g.Data().([]float32)
+		r.gs[i] = g.Data().([]float32)
 	}
-	return float64(t.net.loss.Value().Data().(float32)), nil
+	r.loss = float64(r.net.loss.Value().Data().(float32))
+	return nil
 }
 
 // feed binds the batch buffers to the graph's inputs (the targets too when withTarget).
 // Sparse inputs have no node: their ops read their buffers.
-func (t *NNUETrainer) feed(withTarget bool) error {
+func (r *nnueReplica) feed(withTarget bool) error {
 	for _, l := range []struct {
 		n *G.Node
 		v *tensor.Dense
-	}{{t.net.us, t.usT}, {t.net.them, t.themT}, {t.net.bucket, t.bucketT}, {t.net.target, t.targetT}} {
-		if l.n == nil || (l.n == t.net.target && !withTarget) {
+	}{{r.net.us, r.usT}, {r.net.them, r.themT}, {r.net.bucket, r.bucketT}, {r.net.target, r.targetT}} {
+		if l.n == nil || (l.n == r.net.target && !withTarget) {
 			continue
 		}
 		if err := G.Let(l.n, l.v); err != nil {
@@ -404,7 +515,11 @@ func (t *NNUETrainer) Logits() ([]float32, error) {
 	if _, err := t.run(); err != nil {
 		return nil, err
 	}
-	return append([]float32(nil), t.net.logit.Value().Data().([]float32)...), nil
+	out := append([]float32(nil), t.net.logit.Value().Data().([]float32)...)
+	for _, r := range t.peers {
+		out = append(out, r.net.logit.Value().Data().([]float32)...)
+	}
+	return out, nil
 }
 
 // Step applies one Adam update on the batch buffers and returns the MSE before it.
@@ -541,11 +656,14 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 	} else if cfg.ValFrac > 0 {
 		lg.Printf("warning: no validation split: %d shard(s) in %s, need 2 or more", shards, cfg.Shards)
 	}
-	t, err := NewNNUETrainer(m, tc)
+	t, err := newNNUETrainer(m, tc, m.Arch.Input == nnue.CellInput, max(cfg.Threads, 1))
 	if err != nil {
 		return nil, err
 	}
 	defer t.Close()
+	if cfg.Threads > 1 {
+		lg.Printf("threads: %d replicas of %d rows", cfg.Threads, cfg.Batch/cfg.Threads)
+	}
 	// A value net reads no policy: the window holds only what it reads.
 	win, err := openWindow(cfg.Shards, data.WindowOptions{Game: cfg.Game.Name, EncoderVersion: cfg.Game.EncoderVersion,
 		Capacity: cfg.Window, Augmenter: cfg.Symmetries, Warn: logw, Filter: notHeld, ValuesOnly: true,

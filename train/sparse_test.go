@@ -20,11 +20,11 @@ func TestSparseFirstLayerMatchesDense(t *testing.T) {
 		const B = 24
 		m := nnue.NewRandom(a, 6)
 		cfg := Config{Batch: B, LR: 3e-3}
-		sparse, err := newNNUETrainer(m, cfg, false)
+		sparse, err := newNNUETrainer(m, cfg, false, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dense, err := newNNUETrainer(m, cfg, true)
+		dense, err := newNNUETrainer(m, cfg, true, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestSparseGradientFiniteDifference(t *testing.T) {
 	a := windowArch(16, 0)
 	const B = 8
 	m := nnue.NewRandom(a, 2)
-	tr, err := newNNUETrainer(m, Config{Batch: B, LR: 1e-3}, false)
+	tr, err := newNNUETrainer(m, Config{Batch: B, LR: 1e-3}, false, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,19 +107,34 @@ func loadValSet(dir string, cfg *NNUEConfig, a nnue.Arch, held func(string) bool
 
 // forward runs the training graph forward only on the batch buffers (the subgraph of the
 // logits, on a tape machine of its own built on first use: no gradient, no update) and returns
-// the logits, which the graph owns until the next run.
+// the logits of the whole batch, which the trainer owns until the next run.
 func (t *NNUETrainer) forward() ([]float32, error) {
-	if t.fwd == nil {
-		t.fwd = G.NewTapeMachine(t.net.g.ExactSubgraphRoots(t.net.logit))
-	}
-	defer t.fwd.Reset()
-	if err := t.feed(false); err != nil {
+	if err := t.each((*nnueReplica).forward); err != nil {
 		return nil, err
 	}
-	if err := t.fwd.RunAll(); err != nil {
-		return nil, fmt.Errorf("train: nnue forward: %w", err)
+	if t.peers == nil {
+		return t.net.logit.Value().Data().([]float32), nil
 	}
-	return t.net.logit.Value().Data().([]float32), nil
+	n := copy(t.logits, t.net.logit.Value().Data().([]float32))
+	for _, r := range t.peers {
+		n += copy(t.logits[n:], r.net.logit.Value().Data().([]float32))
+	}
+	return t.logits, nil
+}
+
+// forward runs r's graph forward only on its rows.
+func (r *nnueReplica) forward() error {
+	if r.fwd == nil {
+		r.fwd = G.NewTapeMachine(r.net.g.ExactSubgraphRoots(r.net.logit))
+	}
+	defer r.fwd.Reset()
+	if err := r.feed(false); err != nil {
+		return err
+	}
+	if err := r.fwd.RunAll(); err != nil {
+		return fmt.Errorf("train: nnue forward: %w", err)
+	}
+	return nil
 }
 
 // validate returns v's MSE of the value (tanh of the logit) against the training targets and

@@ -169,6 +169,7 @@ func cycle(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Write
 	fs.Float64Var(&n.ScoreWeight, "score-weight", n.ScoreWeight, "with -nnue: the training target's weight of the search score")
 	fs.Float64Var(&n.ScoreLambda, "score-lambda", n.ScoreLambda, "with -nnue: the score of each example becomes the λ-return of its game's later scores and outcome (0: the shards' own)")
 	fs.Float64Var(&n.TeacherWeight, "teacher-weight", n.TeacherWeight, "with -nnue: the best net teaches its candidate: target = (1-t)·target + t·its value (0: no teacher; below 1)")
+	fs.IntVar(&n.TrainThreads, "train-threads", n.TrainThreads, "with -nnue: the trainer splits each batch between this many graphs run side by side (data parallel; the batch must divide)")
 	fs.StringVar(&n.SPRT, "sprt", n.SPRT, "with -nnue: the gate's SPRT over pairs, elo0,elo1[,alpha,beta]")
 	fs.Int64Var(&n.GateNodes, "gate-nodes", n.GateNodes, "with -nnue: nodes per gate move, both sides (0: -gate-clock)")
 	fs.DurationVar(&n.GateClock, "gate-clock", n.GateClock, "with -nnue and -gate-nodes 0: each side's clock for a whole gate game")

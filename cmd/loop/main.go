@@ -76,6 +76,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.IntVar(&n.Widen, "nnue-widen", n.Widen, "with -nnue: the candidate's accumulator lanes (a multiple of 16): a narrower best net is first widened to them (the same function; the new lanes learn); 0: the best net's")
 	fs.Int64Var(&n.Warmup, "nnue-warmup", n.Warmup, "with -nnue: the candidate's training warms its learning rate up linearly over this many steps")
 	fs.Int64Var(&n.ValEvery, "nnue-val-every", n.ValEvery, "with -nnue: validate the candidate every this many training steps (0: every epoch)")
+	fs.IntVar(&n.TrainThreads, "nnue-train-threads", n.TrainThreads, "with -nnue: split each training batch between this many graphs run side by side (data parallel; the batch must divide)")
 	fs.Int64Var(&n.Nodes, "nnue-nodes", n.Nodes, "with -nnue: hard node budget per data move")
 	fs.Int64Var(&n.SoftNodes, "nnue-soft-nodes", n.SoftNodes, "with -nnue: soft node budget per data move")
 	fs.Float64Var(&n.ScoreWeight, "score-weight", n.ScoreWeight, "with -nnue: training target (1-w)·result + w·score")

@@ -4,7 +4,7 @@
 //
 //	trainnnue [-game bacteria-war] -shards DIR -out FILE [-model IN | -hidden 128 -l1 0
 //	          -activation crelu -input cells -perspectives 2] [-buckets B] -steps N
-//	          [-batch 1024] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
+//	          [-batch 1024] [-threads 1] [-lr 2e-3] [-lr-schedule cosine|step|constant] [-warmup 0]
 //	          [-window K] [-val-frac 0.02] [-val-every 0] [-best-val]
 //	          [-csv FILE] [-epoch-csv FILE] [-plot FILE] [-every 1000] [-score-scale 300]
 //	          [-teacher NET -teacher-weight T]
@@ -87,6 +87,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Int64Var(&c.Refresh, "refresh", 0, "rescan the shards every this many steps (0: never)")
 	fs.Int64Var(&c.Steps, "steps", 10000, "updates past the start model's step")
 	fs.IntVar(&c.Batch, "batch", 1024, "batch size")
+	fs.IntVar(&c.Threads, "threads", 1, "split each batch between this many graphs run side by side (data parallel; the batch must divide); the result differs from one thread's only in the order of float sums")
 	fs.Float64Var(&c.LR, "lr", 2e-3, "Adam learning rate (before the schedule)")
 	fs.StringVar(&c.Schedule, "lr-schedule", "cosine", "learning-rate schedule: cosine (lr to -min-lr over the steps), step (times -lr-drop every -lr-drop-every steps) or constant")
 	fs.Int64Var(&c.Warmup, "warmup", 0, "linear learning-rate warm-up over this many steps first")
