@@ -442,6 +442,25 @@ func (t *NNUETrainer) each(f func(r *nnueReplica) error) error {
 	return errors.Join(append([]error{err}, errs...)...)
 }
 
+// fill calls f on each replica's rows of the batch (f fills rows lo to hi-1), side by side.
+func (t *NNUETrainer) fill(f func(lo, hi int) error) error {
+	if t.peers == nil {
+		return f(0, t.batch)
+	}
+	errs := make([]error, 1+len(t.peers))
+	var wg sync.WaitGroup
+	for k := range t.peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k+1] = f((k+1)*t.rows, (k+2)*t.rows)
+		}()
+	}
+	errs[0] = f(0, t.rows)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // run runs the graphs forward and backward on the batch buffers, leaves the batch's gradient
 // in the first replica's gs, and returns the loss.
 func (t *NNUETrainer) run() (float64, error) {
@@ -782,17 +801,23 @@ func RunNNUE(ctx context.Context, cfg NNUEConfig, logw io.Writer) (*nnue.Model, 
 		if exs, err = win.Sample(rng, cfg.Batch, exs); err != nil {
 			return nil, err
 		}
-		for i := range exs {
-			pieces, stm, err := a.Pieces(exs[i].Input)
-			if err != nil {
-				return nil, err
+		err := t.fill(func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				pieces, stm, err := a.Pieces(exs[i].Input)
+				if err != nil {
+					return err
+				}
+				y := Target(&exs[i], stm, cfg.ScoreWeight)
+				if teacher != nil {
+					tw := cfg.TeacherWeight
+					y = float32((1-tw)*float64(y) + tw*math.Tanh(float64(teacher.Forward(pieces, stm))))
+				}
+				t.SetExample(i, pieces, stm, y)
 			}
-			y := Target(&exs[i], stm, cfg.ScoreWeight)
-			if teacher != nil {
-				tw := cfg.TeacherWeight
-				y = float32((1-tw)*float64(y) + tw*math.Tanh(float64(teacher.Forward(pieces, stm))))
-			}
-			t.SetExample(i, pieces, stm, y)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		loss, err := t.Step()
 		if err != nil {
