@@ -339,9 +339,7 @@ func newNNUETrainer(m *nnue.Model, cfg Config, dense bool, threads int) (*NNUETr
 	}
 	t := &NNUETrainer{nnueReplica: reps[0], peers: reps[1:], m: m, cfg: cfg, batch: B, step: m.Step,
 		opt: newOptimizer(Adam, sizes)}
-	if len(t.peers) == 0 {
-		t.peers = nil
-	} else {
+	if threads > 1 {
 		t.logits = make([]float32, B)
 	}
 	return t, nil
@@ -392,10 +390,7 @@ func (t *NNUETrainer) Close() error {
 
 // SetExample fills row i of the batch with the position pieces, stm to move, and its target.
 func (t *NNUETrainer) SetExample(i int, pieces [2]uint64, stm int, target float32) {
-	r := t.nnueReplica
-	if t.peers != nil && i >= r.rows {
-		r = t.peers[i/r.rows-1]
-	}
+	r := t.replica(i / t.rows)
 	r.set(t.m.Arch, i%r.rows, pieces, stm, target)
 }
 
@@ -416,49 +411,58 @@ func (r *nnueReplica) set(a nnue.Arch, i int, pieces [2]uint64, stm int, target 
 	a.Activations(pieces, stm, r.us[i*F:(i+1)*F], r.them[i*F:(i+1)*F])
 }
 
-// each copies the first replica's weights into the peers, then runs f on every replica, the
-// peers on goroutines of their own, and returns the errors. (The copies come first: a running
-// graph transposes its weight tensors in place.)
-func (t *NNUETrainer) each(f func(r *nnueReplica) error) error {
-	if t.peers == nil {
-		return f(t.nnueReplica)
+// replica returns replica k (0 is the first).
+func (t *NNUETrainer) replica(k int) *nnueReplica {
+	if k == 0 {
+		return t.nnueReplica
 	}
+	return t.peers[k-1]
+}
+
+// parallel calls f(k) for every replica k, the peers' on goroutines of their own, and joins
+// the errors.
+func (t *NNUETrainer) parallel(f func(k int) error) error {
+	errs := make([]error, 1+len(t.peers))
+	var wg sync.WaitGroup
+	for k := 1; k < len(errs); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = f(k)
+		}()
+	}
+	errs[0] = f(0)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// each copies the first replica's weights into the peers, then runs f on every replica side by
+// side. (The copies come first: a running graph transposes its weight tensors in place.)
+func (t *NNUETrainer) each(f func(r *nnueReplica) error) error {
 	for _, r := range t.peers {
 		for j, n := range r.net.learnables {
 			copy(n.Value().Data().([]float32), t.net.learnables[j].Value().Data().([]float32))
 		}
 	}
-	errs := make([]error, len(t.peers))
-	var wg sync.WaitGroup
-	for i, r := range t.peers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = f(r)
-		}()
-	}
-	err := f(t.nnueReplica)
-	wg.Wait()
-	return errors.Join(append([]error{err}, errs...)...)
+	return t.parallel(func(k int) error { return f(t.replica(k)) })
 }
 
 // fill calls f on each replica's rows of the batch (f fills rows lo to hi-1), side by side.
 func (t *NNUETrainer) fill(f func(lo, hi int) error) error {
-	if t.peers == nil {
-		return f(0, t.batch)
+	return t.parallel(func(k int) error { return f(k*t.rows, (k+1)*t.rows) })
+}
+
+// batchLogits returns the logits of the last run, all replicas' rows in batch order (the
+// first replica's own slice when it is alone).
+func (t *NNUETrainer) batchLogits() []float32 {
+	if len(t.peers) == 0 {
+		return t.net.logit.Value().Data().([]float32)
 	}
-	errs := make([]error, 1+len(t.peers))
-	var wg sync.WaitGroup
-	for k := range t.peers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k+1] = f((k+1)*t.rows, (k+2)*t.rows)
-		}()
+	n := 0
+	for k := range 1 + len(t.peers) {
+		n += copy(t.logits[n:], t.replica(k).net.logit.Value().Data().([]float32))
 	}
-	errs[0] = f(0, t.rows)
-	wg.Wait()
-	return errors.Join(errs...)
+	return t.logits
 }
 
 // run runs the graphs forward and backward on the batch buffers, leaves the batch's gradient
@@ -467,7 +471,7 @@ func (t *NNUETrainer) run() (float64, error) {
 	if err := t.each((*nnueReplica).run); err != nil {
 		return 0, err
 	}
-	if t.peers == nil {
+	if len(t.peers) == 0 {
 		return t.loss, nil
 	}
 	k := float32(1 + len(t.peers))
@@ -534,11 +538,7 @@ func (t *NNUETrainer) Logits() ([]float32, error) {
 	if _, err := t.run(); err != nil {
 		return nil, err
 	}
-	out := append([]float32(nil), t.net.logit.Value().Data().([]float32)...)
-	for _, r := range t.peers {
-		out = append(out, r.net.logit.Value().Data().([]float32)...)
-	}
-	return out, nil
+	return append([]float32(nil), t.batchLogits()...), nil
 }
 
 // Step applies one Adam update on the batch buffers and returns the MSE before it.

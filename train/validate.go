@@ -112,14 +112,7 @@ func (t *NNUETrainer) forward() ([]float32, error) {
 	if err := t.each((*nnueReplica).forward); err != nil {
 		return nil, err
 	}
-	if t.peers == nil {
-		return t.net.logit.Value().Data().([]float32), nil
-	}
-	n := copy(t.logits, t.net.logit.Value().Data().([]float32))
-	for _, r := range t.peers {
-		n += copy(t.logits[n:], r.net.logit.Value().Data().([]float32))
-	}
-	return t.logits, nil
+	return t.batchLogits(), nil
 }
 
 // forward runs r's graph forward only on its rows.
