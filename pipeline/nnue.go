@@ -307,7 +307,7 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 	c := k.c
 	gen := filepath.Join(c.genDir(), windowManifest)
 	own := func(id string) string { return filepath.Join(c.cfg.Models, id+"-"+windowManifest) }
-	if !fileExists(gen) || !fileExists(own(parent)) {
+	if !fileExists(gen) || parent != "-" && !fileExists(own(parent)) {
 		n, err := k.positionsOf(parentSHA)
 		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the %d positions played by %s\n", parent, n, parent)
 		return n, err
@@ -814,6 +814,12 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A net not started from the parent's line (a fresh net, its steps at most the parent's)
+	// has no parent: all of its window is new, and nothing stands behind it but that.
+	fresh := m.Step <= pm.Step
+	if fresh {
+		pid = "-"
+	}
 	positions, err := k.newPositions(rows, pid, pm.SHA256())
 	if err != nil {
 		return "", err
@@ -828,10 +834,9 @@ func (k nnueKind) promote(res *GenResult) (string, error) {
 		gate += fmt.Sprintf("; confirm %.1f%% in %d games at %v", 100*g.ConfirmScore, g.ConfirmGames, c.cfg.GateClock)
 	}
 	// The steps past the parent: the cycle's own training's, or a gate-only net's (trained
-	// elsewhere, from the parent or from a net of its line); a net not started from the parent's
-	// line (a fresh net, its steps at most the parent's) counts all of its own.
+	// elsewhere, from the parent or from a net of its line); a fresh net counts all of its own.
 	steps := m.Step - pm.Step
-	if steps <= 0 {
+	if fresh {
 		steps = m.Step
 	}
 	if steps <= 0 {

@@ -534,13 +534,18 @@ func TestNNUEGateOnly(t *testing.T) {
 	}
 
 	// A fresh net (trained from a random start, fewer steps than its parent's line) is gated
-	// the same way, and its row counts all of its own steps.
+	// the same way; its row has no parent, counts all of its own steps, and all of its window
+	// (shards its parent's line saw too) as new and as all that stands behind it.
 	freshArch := wide.Arch
 	freshArch.Hidden += 16
 	fresh := nnue.NewRandom(freshArch, 11)
 	fresh.Step = 5
 	freshFile := filepath.Join(dir, "fresh.nnue")
 	if err := fresh.Save(freshFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteManifest(filepath.Join(dir, "fresh-"+windowManifest), data.Manifest{Game: "bacteria-war",
+		Entries: []data.ManifestEntry{{SHA256: hash('a'), Examples: 10, Name: "a.shard"}, {SHA256: hash('c'), Examples: 4, Name: "c.shard"}}}); err != nil {
 		t.Fatal(err)
 	}
 	cy, err = Open(filepath.Join(t.TempDir(), "run2"), g, tinyNNUEConfig(t, models), testLog{t})
@@ -550,7 +555,8 @@ func TestNNUEGateOnly(t *testing.T) {
 	if res, err = cy.GateOnly(context.Background(), freshFile); err != nil || !res.Promoted {
 		t.Fatalf("gate-only of a fresh net: %+v, %v", res, err)
 	}
-	if row := lastRow(t, models); row.Net != "000006" || row.Parent != "000005" || row.Steps != 5 || row.Arch != freshArch.String() {
-		t.Fatalf("fresh net's provenance row %+v: want 000006 from 000005, 5 steps, arch %s", row, freshArch)
+	if row := lastRow(t, models); row.Net != "000006" || row.Parent != "-" || row.Steps != 5 || row.Arch != freshArch.String() ||
+		row.PositionsNew != 14 || row.PositionsTotal != 14 {
+		t.Fatalf("fresh net's provenance row %+v: want 000006 with no parent, 5 steps, 14 positions new and behind it, arch %s", row, freshArch)
 	}
 }
