@@ -282,6 +282,9 @@ func printSummary(w io.Writer, s *Summary, took time.Duration) {
 		s.ATLE, s.ARE, s.ACrash, s.BTLE, s.BRE, s.BCrash)
 	if t := s.SPRT; t != nil {
 		v := map[string]string{"H1": fmt.Sprintf("H1 accepted (A >= %+.0f Elo)", t.Elo1), "H0": fmt.Sprintf("H0 accepted (A <= %+.0f Elo)", t.Elo0), "": "undecided (the games ran out)"}[t.Verdict]
+		if t.Verdict != "" && t.DecidedAt > 0 && t.DecidedAt != s.Games {
+			v += fmt.Sprintf(" at game %d, LLR %.2f; the games in play then count after it", t.DecidedAt, t.DecidedLLR)
+		}
 		fmt.Fprintf(w, "SPRT elo0 %+.0f elo1 %+.0f alpha %.2f beta %.2f: LLR %.2f in [%.2f, %.2f]: %s\n",
 			t.Elo0, t.Elo1, t.Alpha, t.Beta, t.LLR, t.Lower, t.Upper, v)
 	}

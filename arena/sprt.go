@@ -143,6 +143,11 @@ type SPRTResult struct {
 	Lower   float64 `json:"lower"`
 	Upper   float64 `json:"upper"`
 	Verdict string  `json:"verdict"` // "H1", "H0", or "" when the games ran out first
+	// DecidedLLR and DecidedAt are the LLR when the test decided and the games (or pairs)
+	// counted then. Games still being played at that moment count in LLR afterwards, which
+	// may so end inside the bounds while the verdict stands.
+	DecidedLLR float64 `json:"decided_llr,omitempty"`
+	DecidedAt  int     `json:"decided_at,omitempty"`
 }
 
 // Result is the test's state after wins, draws and losses.
@@ -163,8 +168,11 @@ func (t SPRT) result(llr float64) SPRTResult {
 // it decided count in the score and the LLR, not against the verdict.
 func (t SPRT) Update(prev *SPRTResult, wins, draws, losses int) SPRTResult {
 	r := t.Result(wins, draws, losses)
-	if prev != nil && prev.Verdict != "" {
-		r.Verdict = prev.Verdict
+	switch {
+	case prev != nil && prev.Verdict != "":
+		r.Verdict, r.DecidedLLR, r.DecidedAt = prev.Verdict, prev.DecidedLLR, prev.DecidedAt
+	case r.Verdict != "":
+		r.DecidedLLR, r.DecidedAt = r.LLR, wins+draws+losses
 	}
 	return r
 }

@@ -127,8 +127,15 @@ func TestSPRTVerdictSticks(t *testing.T) {
 	if after.Verdict != "H1" || after.LLR >= r.LLR {
 		t.Errorf("after a loss in flight: %+v (before %+v)", after, r)
 	}
-	if u := s.Update(nil, w, 0, l+1); u.Verdict != "" {
-		t.Errorf("an undecided test took verdict %q", u.Verdict)
+	// The moment of the decision is kept: the LLR and the games counted then.
+	if r.DecidedLLR != r.LLR || r.DecidedAt != w+l || r.DecidedLLR < r.Upper {
+		t.Errorf("at the decision: %+v", r)
+	}
+	if after.DecidedLLR != r.LLR || after.DecidedAt != w+l || after.LLR >= after.Upper {
+		t.Errorf("after a loss in flight the decision's LLR and games are lost: %+v", after)
+	}
+	if u := s.Update(nil, w, 0, l+1); u.Verdict != "" || u.DecidedAt != 0 || u.DecidedLLR != 0 {
+		t.Errorf("an undecided test took a verdict: %+v", u)
 	}
 }
 

@@ -251,6 +251,9 @@ func (g *Gate) Run(ctx context.Context) (*NNUEGate, error) {
 	final := g.SPRT.PairResult(g.penta)
 	if decided != nil {
 		final.Verdict = decided.Verdict
+		if decided.Verdict != "" {
+			final.DecidedLLR, final.DecidedAt = decided.LLR, decidedAt
+		}
 	}
 	out := &NNUEGate{SPRT: final, Pairs: g.pairs(), Decided: decidedAt, Pentanomial: g.penta, SPRTGames: 2 * g.pairs(), Refused: len(g.refused)}
 	for k := range g.counted {

@@ -50,7 +50,7 @@ func TestGateCountsAndRefuses(t *testing.T) {
 		return out
 	}
 	g := run()
-	if g.Pairs != 3 || g.Decided != 3 || g.Pentanomial != [5]int{1, 0, 0, 1, 1} || g.Refused != 5 || g.SPRT.Verdict != "" || len(g.PairKeys) != 3 {
+	if g.Pairs != 3 || g.Decided != 3 || g.Pentanomial != [5]int{1, 0, 0, 1, 1} || g.Refused != 5 || g.SPRT.Verdict != "" || len(g.PairKeys) != 3 || g.SPRT.DecidedAt != 0 {
 		t.Fatalf("gate %+v", g)
 	}
 	if s := arena.PairEstimate(g.Pentanomial).Score; s != (0+0.75+1)/3 || g.SPRTScore != s || g.SPRTGames != 6 {
@@ -66,5 +66,31 @@ func TestGateCountsAndRefuses(t *testing.T) {
 	again := run()
 	if fmt.Sprint(again.PairKeys) != fmt.Sprint(g.PairKeys) || again.Pentanomial != g.Pentanomial {
 		t.Fatalf("the restarted coordinator: %+v, first %+v", again, g)
+	}
+}
+
+// TestGateRecordsDecision: a gate that decides keeps the LLR and the pairs counted at that
+// moment beside its final LLR.
+func TestGateRecordsDecision(t *testing.T) {
+	ctx := context.Background()
+	st := mustStore(t, "file://"+t.TempDir())
+	task := GateTask{Format: GateTaskFormat, Version: GateVersion, Game: "bacteria-war", Generation: 4,
+		Candidate: strings.Repeat("c", 64), Best: strings.Repeat("b", 64), Engine: "nnab", Nodes: 100, Seed: 1}
+	for seq := 0; seq < 3; seq++ {
+		b, _ := json.Marshal(GatePair{Format: GatePairFormat, Version: GateVersion, Game: task.Game, Generation: 4,
+			Candidate: task.Candidate, Best: task.Best, Worker: 0, Seq: seq, Scores: [2]float64{1, 1}})
+		if err := st.Put(ctx, pairKey(&task, 0, seq), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sprt, _ := arena.ParseSPRT("-1000,-200,0.45,0.45") // decides H1 at once on won pairs
+	g := &Gate{Store: st, Task: task, SPRT: sprt, MaxPairs: 100, Grace: time.Second, Poll: 10 * time.Millisecond, Log: testLog{t}}
+	out, err := g.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := out.SPRT
+	if s.Verdict != "H1" || s.DecidedAt != out.Decided || s.DecidedAt < 1 || s.DecidedAt > 3 || s.DecidedLLR < s.Upper || s.DecidedLLR > s.LLR {
+		t.Fatalf("gate %+v, SPRT %+v", out, s)
 	}
 }

@@ -309,7 +309,14 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 	own := func(id string) string { return filepath.Join(c.cfg.Models, id+"-"+windowManifest) }
 	if !fileExists(gen) || parent != "-" && !fileExists(own(parent)) {
 		n, err := k.positionsOf(parentSHA)
-		fmt.Fprintf(c.logw, "provenance: no window manifest for the candidate or for %s: counting the %d positions played by %s\n", parent, n, parent)
+		missing, by := "the candidate", parent
+		if fileExists(gen) {
+			missing = parent
+		}
+		if parent == "-" { // a fresh net: the positions its start net's play made
+			by = "the net it was gated against (sha256 " + parentSHA[:min(12, len(parentSHA))] + ")"
+		}
+		fmt.Fprintf(c.logw, "provenance: no window manifest for %s: counting the %d positions played by %s\n", missing, n, by)
 		return n, err
 	}
 	m, err := data.ReadManifest(gen, c.cfg.Game)

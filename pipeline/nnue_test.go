@@ -72,6 +72,9 @@ func TestNNUECycle(t *testing.T) {
 	if !res.Promoted || res.Model != want || res.NNUE == nil || res.NNUE.SPRT.Verdict != "H1" || res.NNUE.ConfirmGames != 2 {
 		t.Fatalf("gate result: %+v %+v", res, res.NNUE)
 	}
+	if s := res.NNUE.SPRT; s.DecidedAt < 1 || s.DecidedAt > res.NNUE.SPRTGames || s.DecidedLLR < s.Upper {
+		t.Errorf("the gate's decision is not recorded: %+v", s)
+	}
 	sameFile(t, want, filepath.Join(run, "gen-0001", "candidate.nnue"))
 	// The training held out a validation split: its rows and its curves are in the generation.
 	for _, f := range []string{"epochs.csv", "loss.svg"} {
