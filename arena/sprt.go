@@ -144,8 +144,8 @@ type SPRTResult struct {
 	Upper   float64 `json:"upper"`
 	Verdict string  `json:"verdict"` // "H1", "H0", or "" when the games ran out first
 	// DecidedLLR and DecidedAt are the LLR when the test decided and the games (or pairs)
-	// counted then. Games still being played at that moment count in LLR afterwards, which
-	// may so end inside the bounds while the verdict stands.
+	// counted then. The games still being played at that moment count in LLR afterwards, so
+	// LLR may end inside the bounds while the verdict stands.
 	DecidedLLR float64 `json:"decided_llr,omitempty"`
 	DecidedAt  int     `json:"decided_at,omitempty"`
 }

@@ -313,7 +313,7 @@ func (k nnueKind) newPositions(rows []ProvRow, parent, parentSHA string) (int64,
 		if fileExists(gen) {
 			missing = parent
 		}
-		if parent == "-" { // a fresh net: the positions its start net's play made
+		if parent == "-" { // a fresh net: the play of the best net it was gated against
 			by = "the net it was gated against (sha256 " + parentSHA[:min(12, len(parentSHA))] + ")"
 		}
 		fmt.Fprintf(c.logw, "provenance: no window manifest for %s: counting the %d positions played by %s\n", missing, n, by)
