@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/store"
 )
 
 // TestGateCountsAndRefuses: the coordinator counts each valid pair object once into the
@@ -18,17 +19,8 @@ import (
 func TestGateCountsAndRefuses(t *testing.T) {
 	ctx := context.Background()
 	st := mustStore(t, "file://"+t.TempDir())
-	task := GateTask{Format: GateTaskFormat, Version: GateVersion, Game: "bacteria-war", Generation: 3,
-		Candidate: strings.Repeat("c", 64), Best: strings.Repeat("b", 64), Engine: "nnab", Nodes: 100, Seed: 1}
-	put := func(worker, seq int, edit func(p *GatePair)) {
-		p := GatePair{Format: GatePairFormat, Version: GateVersion, Game: task.Game, Generation: 3, Candidate: task.Candidate,
-			Best: task.Best, Worker: worker, Seq: seq, Scores: [2]float64{1, 0.5}}
-		edit(&p)
-		b, _ := json.Marshal(p)
-		if err := st.Put(ctx, pairKey(&task, worker, seq), b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	task := testGateTask(3)
+	put := func(worker, seq int, edit func(p *GatePair)) { putGatePair(t, st, &task, worker, seq, edit) }
 	keep := func(*GatePair) {}
 	put(0, 0, keep)                                                   // 1.5 points
 	put(0, 1, func(p *GatePair) { p.Scores = [2]float64{0, 0} })      // 0
@@ -74,14 +66,9 @@ func TestGateCountsAndRefuses(t *testing.T) {
 func TestGateRecordsDecision(t *testing.T) {
 	ctx := context.Background()
 	st := mustStore(t, "file://"+t.TempDir())
-	task := GateTask{Format: GateTaskFormat, Version: GateVersion, Game: "bacteria-war", Generation: 4,
-		Candidate: strings.Repeat("c", 64), Best: strings.Repeat("b", 64), Engine: "nnab", Nodes: 100, Seed: 1}
+	task := testGateTask(4)
 	for seq := 0; seq < 3; seq++ {
-		b, _ := json.Marshal(GatePair{Format: GatePairFormat, Version: GateVersion, Game: task.Game, Generation: 4,
-			Candidate: task.Candidate, Best: task.Best, Worker: 0, Seq: seq, Scores: [2]float64{1, 1}})
-		if err := st.Put(ctx, pairKey(&task, 0, seq), b); err != nil {
-			t.Fatal(err)
-		}
+		putGatePair(t, st, &task, 0, seq, func(p *GatePair) { p.Scores = [2]float64{1, 1} })
 	}
 	sprt, _ := arena.ParseSPRT("-1000,-200,0.45,0.45") // decides H1 at once on won pairs
 	g := &Gate{Store: st, Task: task, SPRT: sprt, MaxPairs: 100, Grace: time.Second, Poll: 10 * time.Millisecond, Log: testLog{t}}
@@ -92,5 +79,24 @@ func TestGateRecordsDecision(t *testing.T) {
 	s := out.SPRT
 	if s.Verdict != "H1" || s.DecidedAt != out.Decided || s.DecidedAt < 1 || s.DecidedAt > 3 || s.DecidedLLR < s.Upper || s.DecidedLLR > s.LLR {
 		t.Fatalf("gate %+v, SPRT %+v", out, s)
+	}
+}
+
+// testGateTask is a gate task of generation gen between two made-up nets.
+func testGateTask(gen int) GateTask {
+	return GateTask{Format: GateTaskFormat, Version: GateVersion, Game: "bacteria-war", Generation: gen,
+		Candidate: strings.Repeat("c", 64), Best: strings.Repeat("b", 64), Engine: "nnab", Nodes: 100, Seed: 1}
+}
+
+// putGatePair stores a valid pair object of task (the candidate scoring 1 and ½), changed by
+// edit first.
+func putGatePair(t *testing.T, st store.Store, task *GateTask, worker, seq int, edit func(p *GatePair)) {
+	t.Helper()
+	p := GatePair{Format: GatePairFormat, Version: GateVersion, Game: task.Game, Generation: task.Generation,
+		Candidate: task.Candidate, Best: task.Best, Worker: worker, Seq: seq, Scores: [2]float64{1, 0.5}}
+	edit(&p)
+	b, _ := json.Marshal(p)
+	if err := st.Put(context.Background(), pairKey(task, worker, seq), b); err != nil {
+		t.Fatal(err)
 	}
 }
