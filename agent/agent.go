@@ -13,6 +13,7 @@ import (
 
 	"colony/agentdef"
 	"colony/contract"
+	"colony/engine"
 	"colony/engine/alphabeta"
 	"colony/models"
 	"colony/registry"
@@ -79,6 +80,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prove := fs.Float64("prove", -1, "mcts: part of every move's time the game's prover (Catch The Mouse: game/mouse/solve) gets before the search, to play forced wins and leave out proven losses (0: no prover; default: the game's)")
 	hash := fs.Int("hash", 0, "alphabeta: transposition table in MB (0: the engine's default)")
 	nodes := fs.Int64("nodes", 0, "alphabeta, nnab: hard node budget per move (0: the clock decides); both sides of a match at N nodes play the same games on any machine load")
+	tm := fs.String("tm", "", "alphabeta, nnab: the time manager's rules changed, 'name=value,...' (engine.TimeParams: "+strings.Join(engine.TimeParamNames(), ", ")+")")
+	nodeClock := fs.Int64("node-clock", 0, "judge protocol: play every game on a node clock of N nodes a side, spent by the engine's time manager in place of the judge's clock (0: none); the same seeds give the same games on any load")
 	exp := fs.String("exp", "", "nnab: comma-separated search experiments (docs/search.md): "+alphabeta.ExperimentsHelp())
 	uaiCmd := fs.String("uai-cmd", "", "uai: the external UAI engine's command line ('PROGRAM ARGS' or PROGRAM,ARGS: no shell, commas stand for spaces), played behind this agent's protocol")
 	uaiGo := fs.String("uai-go", "", "uai: what follows go on every move (e.g. 'nodes 5000' or nodes,5000; default: the clocks)")
@@ -143,6 +146,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := g.Defaults()
 	o.Seed, o.Model, o.CPuct, o.Playouts, o.HashMB, o.Nodes, o.Experiments = *seed, *model, *cpuct, *playouts, *hash, *nodes, *exp
 	o.UAICmd, o.UAIGo = *uaiCmd, *uaiGo
+	o.TimeRules, o.NodeClock = *tm, *nodeClock
 	if set["value-blend"] {
 		o.BlendWeight = *blendW
 	}
@@ -210,8 +214,8 @@ func checkRanges(o agentdef.EngineOptions) error {
 		return fmt.Errorf("-prove %v: want [0, 0.9]", o.ProverShare)
 	case o.Endgame < 0:
 		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
-	case o.Playouts < 0 || o.HashMB < 0 || o.Nodes < 0:
-		return fmt.Errorf("-playouts, -hash and -nodes must be >= 0")
+	case o.Playouts < 0 || o.HashMB < 0 || o.Nodes < 0 || o.NodeClock < 0:
+		return fmt.Errorf("-playouts, -hash, -nodes and -node-clock must be >= 0")
 	}
 	return nil
 }

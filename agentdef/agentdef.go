@@ -96,6 +96,13 @@ type EngineOptions struct {
 	// Experiments are an alpha-beta engine's search experiments (-exp), comma-separated
 	// names of engine/alphabeta's experiment table ("": none).
 	Experiments string
+	// TimeRules change an alpha-beta engine's time rules (-tm): "name=value,..." of
+	// engine.TimeParams ("": the engine's own).
+	TimeRules string
+	// NodeClock (-node-clock; 0: none) plays every game of the judge protocol on a node clock
+	// of that many nodes a side, spent by the engine's time manager in place of the judge's
+	// clock: games that no machine load can bend, for comparing time rules.
+	NodeClock int64
 	// UAICmd is an external UAI engine's command line (the "uai" engine: a public engine
 	// played behind the agent's protocol); UAIGo, when set, follows go on every move.
 	UAICmd, UAIGo string

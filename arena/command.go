@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -70,6 +71,14 @@ game's index and the side) and {game} the game's index: -b 'bin/agent -engine ra
 -seed {seed}' gives a different random player in every game, and the match stays
 reproducible with -seed.
 
+Node clocks. -node-clock N plays each game on a node clock of N nodes a side: {nodeclock}
+in both commands becomes N (each must have it), and Colony's engines spend those nodes by
+their time manager's rules in place of the judge's clock ('bin/agent -node-clock
+{nodeclock}', the C++ file's '--node-clock {nodeclock}'). The games then depend on the seeds
+and the rules only, not on the machine's load: the way to compare two time managers
+(-sprt). The wall clock (-clock, 10 minutes by default with -node-clock) still runs as a
+backstop.
+
 Protocol (docs/rules.md, "Judge protocol"): READY FIRST|SECOND, answered by OK within -ready
 (3000 ms); then TURN my_time opp_time (both remaining whole-game clocks in ms) answered by
 MOVE x1 y1 x2 y2 (1-based row, col; -1 -1 -1 -1 for a pass, legal only when forced); the
@@ -126,11 +135,36 @@ type MatchCommand struct {
 	AsMB      uint64
 	Grace     time.Duration
 	JSON      bool
+	// NodeClock (0: none) is a node clock of that many nodes a side: it replaces {nodeclock}
+	// in both commands, which must have it (NodeClockCommands).
+	NodeClock int64
+}
+
+// NodeClockCommands puts the node clock n into both commands in place of {nodeclock}; a
+// command without it is an error (a node-clock match of an engine that plays on the wall clock
+// would measure the machine's load, not its rules).
+func NodeClockCommands(a, b string, n int64) (string, string, error) {
+	if n <= 0 {
+		return a, b, fmt.Errorf("-node-clock %d: want a positive number of nodes", n)
+	}
+	for _, c := range []string{a, b} {
+		if !strings.Contains(c, "{nodeclock}") {
+			return a, b, fmt.Errorf("-node-clock: the command %q has no {nodeclock} (e.g. 'bin/agent -node-clock {nodeclock}', 'Main --node-clock {nodeclock}')", c)
+		}
+	}
+	v := strconv.FormatInt(n, 10)
+	return strings.ReplaceAll(a, "{nodeclock}", v), strings.ReplaceAll(b, "{nodeclock}", v), nil
 }
 
 func (m MatchCommand) Run(ctx context.Context, stdout, stderr io.Writer) (int, error) {
 	if m.A == "" || m.B == "" {
 		return 2, fmt.Errorf("both -a and -b are required")
+	}
+	if m.NodeClock != 0 {
+		var err error
+		if m.A, m.B, err = NodeClockCommands(m.A, m.B, m.NodeClock); err != nil {
+			return 2, err
+		}
 	}
 	a, err := SplitCommand(m.A)
 	if err != nil {

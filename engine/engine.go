@@ -16,11 +16,15 @@ type Limits struct {
 	Nodes           int64         // node/playout budget (hard: the search stops there)
 	SoftNodes       int64         // no new iteration once this many nodes are spent (engines that deepen; 0: none)
 	Depth           int           // depth budget
+	// NodeClock (0: none) is a node clock: the nodes left of the mover's whole-game budget,
+	// spent by the time manager as it spends a wall clock (engine.TimeManager). It replaces
+	// MyTime for the engines that have one; the wall clock still bounds the move.
+	NodeClock int64
 }
 
 // Infinite reports whether no limit at all is set.
 func (l Limits) Infinite() bool {
-	return l.MyTime == 0 && l.MoveTime == 0 && l.Nodes == 0 && l.Depth == 0
+	return l.MyTime == 0 && l.MoveTime == 0 && l.Nodes == 0 && l.Depth == 0 && l.NodeClock == 0
 }
 
 // Engine plays one game at a time. P is the game's position type and M its move type.

@@ -75,8 +75,12 @@ func (mv *Mover[P, M]) Wait() error {
 }
 
 // engineWait is how long a move waits for a slow engine constructor: an eighth of the
-// remaining clock, at most 2 s (0 for an unknown clock means 2 s).
+// remaining clock, at most 2 s (0 for an unknown clock means 2 s); a minute on a node clock.
 func engineWait(lim engine.Limits) time.Duration {
+	if lim.NodeClock > 0 {
+		// A node-clock game is the same game on any load: no fallback move for a slow start.
+		return time.Minute
+	}
 	w := 2 * time.Second
 	if lim.MyTime > 0 {
 		w = min(w, lim.MyTime/8)

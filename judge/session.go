@@ -28,6 +28,12 @@ type Session[P contract.Position[P, M], M contract.Move] struct {
 
 	// Trace, when set, sees every move the agent prints with the position it was chosen in.
 	Trace func(before P, m M, c contract.Coords)
+
+	// NodeClock (0: none) plays each game on a node clock of that many nodes: every move is
+	// asked with the nodes left (engine.Limits.NodeClock) and costs the nodes its engine
+	// reports, so that the same seeds give the same games on any machine load.
+	NodeClock int64
+	nodesLeft int64
 }
 
 // Serve speaks the judge protocol on r and w until FINISH or the end of the input, with the
@@ -110,6 +116,7 @@ func (s *Session[P, M]) ready(f []string) error {
 		fmt.Fprintf(s.log, "agent: READY line %q names no side: inferring it from the next message\n", strings.Join(f, " "))
 	}
 	s.mv.StartGame()
+	s.nodesLeft = s.NodeClock
 	return s.println(OK)
 }
 
@@ -176,7 +183,13 @@ func (s *Session[P, M]) turn(f []string) error {
 		}
 		return s.println(MoveLine(contract.PassCoords))
 	}
+	if s.NodeClock > 0 {
+		lim.NodeClock = max(s.nodesLeft, 1)
+	}
 	m := s.mv.Choose(before, lim)
+	if r, ok := s.mv.Report(); ok && s.NodeClock > 0 {
+		s.nodesLeft -= r.Nodes
+	}
 	c := s.jn.Coords(before, m)
 	if s.Trace != nil {
 		s.Trace(before, m, c)

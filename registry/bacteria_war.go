@@ -30,7 +30,7 @@ func init() {
 		{Name: "greedy", Doc: "the move that leaves the most own pieces",
 			New: func(o agentdef.EngineOptions) (eng, error) { return ataxxgreedy.New(o.Seed), nil }},
 		{Name: "alphabeta", Doc: "PVS alpha-beta with a transposition table and a hand-made evaluation",
-			Flags: []string{"hash", "nodes"}, New: func(o agentdef.EngineOptions) (eng, error) {
+			Flags: []string{"hash", "nodes", "tm"}, New: func(o agentdef.EngineOptions) (eng, error) {
 				so, err := abOptions(o)
 				if err != nil {
 					return nil, err
@@ -38,7 +38,7 @@ func init() {
 				return ataxxab.NewWithOptions(ataxxab.Options{Options: so}), nil
 			}},
 		{Name: "nnab", Doc: "PVS alpha-beta on an incrementally updated nnue net (-model FILE: an nnue model)",
-			Flags: []string{"model", "hash", "nodes", "exp"}, NNUE: true, New: func(o agentdef.EngineOptions) (eng, error) { return newNNAB(o) },
+			Flags: []string{"model", "hash", "nodes", "exp", "tm"}, NNUE: true, New: func(o agentdef.EngineOptions) (eng, error) { return newNNAB(o) },
 			Check: checkNNAB},
 		{Name: "uai", Doc: "an external UAI engine (a public Ataxx engine): -uai-cmd 'PROGRAM ARGS', -uai-go 'nodes 5000' for a fixed budget (default: the clocks)",
 			Flags: []string{"uai-cmd", "uai-go"}, New: func(o agentdef.EngineOptions) (eng, error) { return uai.Dial(o.UAICmd, o.UAIGo, os.Stderr) },

@@ -231,7 +231,15 @@ func (g *game[P, M]) Serve(protocol, engineName string, o agentdef.EngineOptions
 	}
 	factory := func() (engine.Engine[P, M], error) { return g.build(engineName, o) }
 	if protocol == "judge" && g.judged() {
-		return judge.Serve(g.def.Def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
+		s, err := judge.NewSession(g.def.Def, in, out, log, factory, g.fallback(o.Seed^0xFA11BAC4))
+		if err != nil {
+			return err
+		}
+		s.NodeClock = o.NodeClock
+		return s.Run()
+	}
+	if o.NodeClock > 0 {
+		return fmt.Errorf("-node-clock: %s's %s protocol has no node clock (the judge protocol has)", g.def.Info.Name, protocol)
 	}
 	for _, p := range g.def.Protocols {
 		if p.Name == protocol {

@@ -14,9 +14,12 @@ import (
 )
 
 // abOptions are the alpha-beta search options (engine/alphabeta) of the agent's settings o:
-// the seed, the table size, the node budget and the experiments, by name.
+// the seed, the table size, the node budget, the time rules and the experiments, by name.
 func abOptions(o agentdef.EngineOptions) (alphabeta.Options, error) {
-	so := alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes}
+	so := alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes, Time: o.TimeRules}
+	if err := alphabeta.CheckTime(o.TimeRules); err != nil {
+		return so, fmt.Errorf("-tm: %w", err)
+	}
 	return so, so.SetExperiments(o.Experiments)
 }
 

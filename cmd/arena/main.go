@@ -68,6 +68,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	asMB := fs.Uint64("as", 0, "address-space cap (RLIMIT_AS) of each agent in MB (0: none)")
 	grace := fs.Duration("grace", 500*time.Millisecond, "time an agent gets to exit after FINISH before it is killed")
 	asJSON := fs.Bool("json", false, "end stdout with the summary as one JSON line")
+	nodeClock := fs.Int64("node-clock", 0, "a node clock of N nodes a side: {nodeclock} in both commands becomes N (each must have it); -clock defaults to 10m as a backstop")
 	paired := fs.Bool("paired", false, "compare runs game by game: the arguments are pairs of -out directories, X Y [X Y ...]")
 	// King-of-the-Hill games (Slime): a process per move, four entries.
 	cCmd := fs.String("c", "", "King-of-the-Hill games: entry C's command (with -a, -b, -d: four entries)")
@@ -99,7 +100,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if variant, ok := registry.StdinDriver(*game); ok {
-		for _, f := range []string{"clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order"} {
+		for _, f := range []string{"clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order", "node-clock"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s does not apply to petri", f)
 			}
@@ -117,7 +118,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 		}
 	}
 	if g.ArgvProtocol() != "" {
-		for _, f := range []string{"games", "clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace"} {
+		for _, f := range []string{"games", "clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "node-clock"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s is for judge-protocol games; %s is a King-of-the-Hill game (a process per move)", f, *game)
 			}
@@ -142,7 +143,10 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	if g.Info().Players() != 2 || !slices.Contains(g.Protocols(), "judge") {
 		return 2, fmt.Errorf("%s is not a two-player judge-protocol game", *game)
 	}
-	m := arena.MatchCommand{Game: *game, Rules: g.Rules(), A: *aCmd, B: *bCmd, Games: *games, Clock: *clock,
+	if set["node-clock"] && !set["clock"] {
+		*clock = 10 * time.Minute
+	}
+	m := arena.MatchCommand{NodeClock: *nodeClock, Game: *game, Rules: g.Rules(), A: *aCmd, B: *bCmd, Games: *games, Clock: *clock,
 		ClockB: *clockB, ClockBSet: set["clock-b"], Ladder: *ladder, SPRT: *sprtSpec, Ready: *ready,
 		Parallel: *parallel, Seed: *seed, Openings: *openings, Out: *out, MemMB: *memMB, AsMB: *asMB,
 		Grace: *grace, JSON: *asJSON}

@@ -29,6 +29,16 @@ type Options struct {
 	// NoCorrection: the game's hooks learn nothing from the search (Corrector), so an
 	// evaluation that corrects itself by what it learnt stays uncorrected.
 	NoCorrection bool
+	// Time changes the configuration's time rules (Config.Time): "name=value,..."
+	// (engine.TimeParams.Set; "": none). Check it with CheckTime first: New ignores a bad one.
+	Time string
+}
+
+// CheckTime reports whether spec changes time rules validly (Options.Time; engine.TimeParams.Set
+// on the default rules).
+func CheckTime(spec string) error {
+	p := engine.DefaultTime
+	return p.Set(spec)
 }
 
 // experiment is a search switch that an agent turns on by name.
@@ -111,6 +121,10 @@ type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
 	// so that a fixed-depth search returns the same score with or without it.
 	ExactTT bool
 
+	// TM is the engine's time manager (its rules Config.Time, or Options.Time when set): it
+	// plans each move on a clock (Budget) and keeps what it needs from move to move.
+	TM engine.TimeManager
+
 	cfg Config[M]
 	tt  tt.Table[M]
 	s   *searcher[P, M, G] // allocated on the first search
@@ -123,7 +137,15 @@ type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
 // New returns an engine for a game's configuration and hooks. Construction is cheap: the
 // table and the searcher's buffers are allocated on the first search.
 func New[P Position[P, M], M Move, G Game[P, M]](cfg Config[M], o Options, g G) *Engine[P, M, G] {
-	return &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg.withDefaults()}
+	e := &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg.withDefaults()}
+	e.TM.P = e.cfg.Time
+	if o.Time != "" {
+		p := e.TM.P
+		if p.Set(o.Time) == nil {
+			e.TM.P = p
+		}
+	}
+	return e
 }
 
 // Allocated reports whether the transposition table has been allocated.
@@ -141,6 +163,7 @@ func (e *Engine[P, M, G]) NewGame() {
 	if c, ok := any(e.Game).(Corrector[P]); ok {
 		c.Forget()
 	}
+	e.TM.Reset()
 }
 
 // Stats returns the depth, score (side to move; beyond ±WinBound a proven result) and node
@@ -168,57 +191,79 @@ func (e *Engine[P, M, G]) SetStats(depth int, score int32, nodes int64) {
 	e.lastDepth, e.lastScore, e.lastNodes = depth, score, nodes
 }
 
-// Budget turns limits into a soft time (no new iteration once half of it is spent), a hard
-// time (abort the search), a depth and a node budget; zero times mean no such limit. On a
-// whole-game clock, engine.MinMoveCost is held back for each of the ownMovesLeft moves the
-// game may still ask for, and the rest is split by ClockSplit among the expected moves.
-func (e *Engine[P, M, G]) Budget(lim engine.Limits, ownMovesLeft, expectedMoves int) (soft, hard time.Duration, depth int, nodes int64) {
-	return Budget(lim, e.Opts.Depth, e.Opts.Nodes, ownMovesLeft, expectedMoves, e.cfg.ReserveDiv)
+// Budget is what the search of one move may spend. Zero fields are no limit.
+type Budget struct {
+	Start     time.Time     // when the move's time began
+	Depth     int           // the deepest iteration
+	Nodes     int64         // the search stops there (a node clock's maximum included)
+	SoftNodes int64         // no iteration starts once this many nodes are spent
+	Hard      time.Duration // the search stops there
+	// TM, when set, has planned the move (TimeManager.Start) and decides after each iteration
+	// whether to go on; its ticks are nodes with NodeClock, else nanoseconds since Start.
+	TM        *engine.TimeManager
+	NodeClock bool
 }
 
-// Budget is Engine.Budget for any alpha-beta search: fixedDepth and fixedNodes (0: none) cap
-// the limits' own, and reserveDiv is ClockSplit's.
-func Budget(lim engine.Limits, fixedDepth int, fixedNodes int64, ownMovesLeft, expectedMoves, reserveDiv int) (soft, hard time.Duration, depth int, nodes int64) {
-	depth, nodes = lim.Depth, lim.Nodes
-	if fixedDepth > 0 && (depth == 0 || fixedDepth < depth) {
-		depth = fixedDepth
+// Soft is the budget's optimum as a time (0 without a wall-clock plan): what a game's engine
+// shares with work it does beside the search.
+func (b Budget) Soft() time.Duration {
+	if b.TM == nil || b.NodeClock {
+		return 0
 	}
-	if fixedNodes > 0 && (nodes == 0 || fixedNodes < nodes) {
-		nodes = fixedNodes
+	return time.Duration(b.TM.Optimum)
+}
+
+// Budget plans a move within lim: its fixed depth and nodes (the smaller of the options' and
+// the limits'), a move time used in full, or a whole-game clock (a wall clock, or a node clock
+// with lim.NodeClock) planned by the engine's time manager over the ownMovesLeft moves the
+// game may still ask for and the expectedMoves it is likely to.
+func (e *Engine[P, M, G]) Budget(lim engine.Limits, ownMovesLeft, expectedMoves int) Budget {
+	return PlanMove(&e.TM, lim, e.Opts.Depth, e.Opts.Nodes, ownMovesLeft, expectedMoves)
+}
+
+// PlanMove is Engine.Budget for any search with the time manager tm: fixedDepth and fixedNodes
+// (0: none) cap the limits' own.
+func PlanMove(tm *engine.TimeManager, lim engine.Limits, fixedDepth int, fixedNodes int64, ownMovesLeft, expectedMoves int) Budget {
+	b := Budget{Start: time.Now(), Depth: lim.Depth, Nodes: lim.Nodes, SoftNodes: lim.SoftNodes}
+	if fixedDepth > 0 && (b.Depth == 0 || fixedDepth < b.Depth) {
+		b.Depth = fixedDepth
+	}
+	if fixedNodes > 0 && (b.Nodes == 0 || fixedNodes < b.Nodes) {
+		b.Nodes = fixedNodes
 	}
 	switch {
+	case lim.NodeClock > 0:
+		_, maxi := tm.Start(engine.Clock{Left: lim.NodeClock, PerMs: tm.P.NodesPerMs}, ownMovesLeft, expectedMoves)
+		b.TM, b.NodeClock = tm, true
+		if b.Nodes == 0 || maxi < b.Nodes {
+			b.Nodes = maxi
+		}
+		if tm.Quick {
+			b.Depth = 1
+		}
 	case lim.MoveTime > 0:
 		// An exact move time is used in full: iterations go on until the hard stop.
-		hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
+		b.Hard = lim.MoveTime - min(lim.MoveTime/10, 5*time.Millisecond)
 	case lim.MyTime > 0:
-		// Under the reserve for the moves still possible, a depth-1 search answers at once.
-		left, ok := engine.Spendable(lim.MyTime, ownMovesLeft)
-		if !ok {
-			return engine.MinMoveCost / 2, engine.MinMoveCost / 2, 1, nodes
+		_, maxi := tm.Start(engine.Clock{Left: int64(lim.MyTime), Inc: int64(lim.MyInc), PerMs: int64(time.Millisecond)}, ownMovesLeft, expectedMoves)
+		b.TM, b.Hard = tm, time.Duration(maxi)
+		if tm.Quick {
+			// Under the reserve for the moves still possible, a depth-1 search answers at once.
+			b.Depth = 1
 		}
-		soft, hard = ClockSplit(left, lim.MyInc, expectedMoves, reserveDiv)
-	case depth == 0 && nodes == 0:
-		hard = DefaultMoveTime
-		soft = hard
+	case b.Depth == 0 && b.Nodes == 0:
+		b.Hard = DefaultMoveTime
 	}
-	return
+	return b
 }
 
-// ClockSplit budgets one move from the spendable whole-game time myTime: min(myTime/reserveDiv,
-// 300 ms) is kept, the rest is shared among the expected own moves, with a hard cap of three
-// soft budgets and a third of what is left.
-func ClockSplit(myTime, inc time.Duration, expectedMoves, reserveDiv int) (soft, hard time.Duration) {
-	reserve := min(myTime/time.Duration(max(reserveDiv, 1)), 300*time.Millisecond)
-	avail := myTime - reserve
-	movesLeft := max(expectedMoves, 1)
-	soft = avail/time.Duration(movesLeft) + inc*3/4
-	hard = min(soft*3, avail/3+inc*3/4)
-	soft = min(soft, hard)
-	if hard < time.Millisecond {
-		hard = time.Millisecond
-		soft = hard
-	}
-	return soft, hard
+// ClockSplit is the optimum and maximum that the rules p give a move from the spendable
+// whole-game time myTime (what is left after the reserve for the moves still possible),
+// shared among expectedMoves.
+func ClockSplit(p engine.TimeParams, myTime, inc time.Duration, expectedMoves int) (soft, hard time.Duration) {
+	tm := engine.TimeManager{P: p}
+	o, m := tm.Start(engine.Clock{Left: int64(myTime), Inc: int64(inc), PerMs: int64(time.Millisecond)}, 0, expectedMoves)
+	return time.Duration(o), time.Duration(m)
 }
 
 // searcher returns the engine's searcher, allocating it and the table on first use.
@@ -232,13 +277,11 @@ func (e *Engine[P, M, G]) searcher() *searcher[P, M, G] {
 	return e.s
 }
 
-// Search searches pos by iterative deepening within the budget (start: when the move's time
-// began; zero soft and hard times, depth, nodes and soft nodes: no such limit; no iteration
-// starts once softNodes are spent) and returns the best move found: the only one without a
-// search, NoMove when there is none. The root moves in exclude are left out unless they are
-// all there are.
-func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duration, depth int, nodes, softNodes int64, exclude []M) M {
-	return e.searcher().run(e, pos, start, soft, hard, depth, nodes, softNodes, exclude)
+// Search searches pos by iterative deepening within the budget b and returns the best move
+// found: the only one without a search, NoMove when there is none. The root moves in exclude
+// are left out unless they are all there are.
+func (e *Engine[P, M, G]) Search(pos P, b Budget, exclude []M) M {
+	return e.searcher().run(e, pos, b, exclude)
 }
 
 // Score returns the value of pos for the side to move by a fixed-depth search (depth 0: the
@@ -246,7 +289,7 @@ func (e *Engine[P, M, G]) Search(pos P, start time.Time, soft, hard time.Duratio
 // many small calls and does not allocate after the first.
 func (e *Engine[P, M, G]) Score(pos P, depth int) int32 {
 	s := e.searcher()
-	s.begin(e, time.Time{}, 0, 0)
+	s.begin(e, Budget{})
 	s.g.Root(pos)
 	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true, false)
 }

@@ -165,7 +165,8 @@ type Config[M Move] struct {
 	// Aspiration is the first half-width of the aspiration window from depth 4 on (0: full
 	// windows).
 	Aspiration int32
-	ReserveDiv int // ClockSplit keeps min(myTime/ReserveDiv, 300 ms) in reserve (default 4)
+	// Time are the time manager's rules on a clock (engine.TimeParams; zero: engine.DefaultTime).
+	Time engine.TimeParams
 
 	// RootTieMove orders root moves of equal keys by move value (else in generation order).
 	RootTieMove bool
@@ -226,11 +227,6 @@ type Config[M Move] struct {
 	// to a move's static value (default 8).
 	HistMult, HistMax int32
 	HistDiv           int32
-	// Time: from iteration TMDepth on (0: never), the soft time is scaled by the share of the
-	// nodes spent below the best root move (searcher.softScale; TMBase and TMMult in
-	// hundredths).
-	TMDepth        int
-	TMBase, TMMult int32
 	// HistAge (0: none) shifts every history score right by HistAge bits at the start of each
 	// search: the last move's statistics count less.
 	HistAge int
@@ -266,7 +262,6 @@ func (c Config[M]) withDefaults() Config[M] {
 	def(&c.MaxPly, 128)
 	def(&c.MaxDepth, 100)
 	def(&c.HistSize, 4096)
-	def(&c.ReserveDiv, 4)
 	def(&c.QuietAfter, 2)
 	def(&c.AspDepth, 4)
 	for _, f := range []struct {
@@ -276,6 +271,9 @@ func (c Config[M]) withDefaults() Config[M] {
 		if *f.v == 0 {
 			*f.v = f.d
 		}
+	}
+	if c.Time == (engine.TimeParams{}) {
+		c.Time = engine.DefaultTime
 	}
 	if c.ReduceSides == 0 {
 		c.ReduceSides = 0xFF
@@ -788,9 +786,9 @@ func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 
 	return best
 }
 
-// begin readies s for a search of e's: its table and options, no nodes counted yet. A zero
-// hard time and node limit mean no limit.
-func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time.Duration, nodeLimit int64) {
+// begin readies s for a search of e's within b (its node limit and hard time; zero: none):
+// its table and options, no nodes counted yet.
+func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], b Budget) {
 	s.g = e.Game
 	s.corr = nil
 	if !e.Opts.NoCorrection {
@@ -815,16 +813,16 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], start time.Time, hard time
 	if !s.cfg.Staged {
 		s.seDepth = 0
 	}
-	s.nodes, s.nodeLimit, s.seldepth = 0, nodeLimit, 0
-	s.start, s.hard = start, hard
+	s.nodes, s.nodeLimit, s.seldepth = 0, b.Nodes, 0
+	s.start, s.hard = b.Start, b.Hard
 	s.stop = false
 }
 
-// run is the iterative-deepening driver. The root moves in exclude are not searched unless
-// they are all the moves there are; no iteration starts once softNodes nodes are spent
-// (0: no such limit).
-func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft, hard time.Duration, depthLimit int, nodeLimit, softNodes int64, exclude []M) M {
-	s.begin(e, start, hard, nodeLimit)
+// run is the iterative-deepening driver within b. The root moves in exclude are not searched
+// unless they are all the moves there are.
+func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, b Budget, exclude []M) M {
+	s.begin(e, b)
+	start := b.Start
 	if s.tt != nil {
 		e.tt.NextSearch()
 	}
@@ -892,8 +890,8 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 	}
 
 	maxD := s.cfg.MaxDepth
-	if depthLimit > 0 {
-		maxD = min(depthLimit, maxD)
+	if b.Depth > 0 {
+		maxD = min(b.Depth, maxD)
 	}
 	Deepen(s.cfg, maxD,
 		func(d int, a, b int32) int32 { return s.searchRoot(pos, d, a, b) },
@@ -905,27 +903,29 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, start time.Time, soft
 					Elapsed: time.Since(start), PV: s.principal(pos, d)})
 			}
 			s.seldepth = 0
-			return soft > 0 && time.Since(start) >= s.softScale(d, soft)/2 || softNodes > 0 && s.nodes >= softNodes
+			if b.TM != nil {
+				elapsed := int64(time.Since(start))
+				if b.NodeClock {
+					elapsed = s.nodes
+				}
+				if b.TM.Iteration(d, elapsed, uint32(s.bestMove), s.bestScore, s.rootNodes(s.bestMove), s.nodes) {
+					return true
+				}
+			}
+			return b.SoftNodes > 0 && s.nodes >= b.SoftNodes
 		})
 	e.lastNodes = s.nodes
 	return s.bestMove
 }
 
-// softScale is the soft time after iteration d: soft, or from Config.TMDepth on, soft scaled
-// by (TMBase - f) * TMMult / 10000 where f is the part of the search's nodes spent below the
-// best move: a settled best move stops the deepening sooner, a contested one later.
-func (s *searcher[P, M, G]) softScale(d int, soft time.Duration) time.Duration {
-	if s.cfg.TMDepth == 0 || d < s.cfg.TMDepth || s.nodes == 0 {
-		return soft
-	}
-	var best int64
+// rootNodes is the nodes spent below the root move m in this search.
+func (s *searcher[P, M, G]) rootNodes(m M) int64 {
 	for _, r := range s.root {
-		if r.m == s.bestMove {
-			best = r.nodes
+		if r.m == m {
+			return r.nodes
 		}
 	}
-	f := float64(best) / float64(s.nodes)
-	return time.Duration(float64(soft) * (float64(s.cfg.TMBase)/100 - f) * float64(s.cfg.TMMult) / 100)
+	return 0
 }
 
 // principal is the principal variation of the last iteration, at most depth moves: the best

@@ -84,7 +84,7 @@ var toyConfig = Config[toyMove]{
 	WinScore: toyWin, PlyStep: 1, WinBound: toyBound,
 	HistSize: 1 << 12, KillerBonus: [2]int32{2000, 1500}, RootHistory: true,
 	Reductions: toyReductions, ReduceSides: 3, ReduceBelow: 1 << 30,
-	Aspiration: 30, ReserveDiv: 4,
+	Aspiration: 30,
 }
 
 var toyReductions = func() *LMR {
@@ -145,7 +145,7 @@ func TestSearchFindsTheMinimaxMove(t *testing.T) {
 	e := exactEngine()
 	for i, p := range toyRoots(40) {
 		depth := 1 + i%5
-		m := e.Search(p, time.Now(), 0, 0, depth, 0, 0, nil)
+		m := e.Search(p, Budget{Start: time.Now(), Depth: depth}, nil)
 		d, s, n := e.Stats()
 		want := negamax(p, depth, 0)
 		if s >= toyBound || s <= -toyBound {
@@ -171,7 +171,7 @@ func TestSearchFindsTheMinimaxMove(t *testing.T) {
 func TestReductionsAndTable(t *testing.T) {
 	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
 	for i, p := range toyRoots(40) {
-		m := e.Search(p, time.Now(), 0, 0, 12, 0, 0, nil)
+		m := e.Search(p, Budget{Start: time.Now(), Depth: 12}, nil)
 		if !slices.Contains(p.LegalMoves(nil), m) {
 			t.Fatalf("root %d: illegal move %v", i, m)
 		}
@@ -186,14 +186,14 @@ func TestExclude(t *testing.T) {
 	e := exactEngine()
 	p := toyRoots(1)[0]
 	moves := p.LegalMoves(nil)
-	best := e.Search(p, time.Now(), 0, 0, 4, 0, 0, nil)
-	if m := e.Search(p, time.Now(), 0, 0, 4, 0, 0, []toyMove{best}); m == best || !slices.Contains(moves, m) {
+	best := e.Search(p, Budget{Start: time.Now(), Depth: 4}, nil)
+	if m := e.Search(p, Budget{Start: time.Now(), Depth: 4}, []toyMove{best}); m == best || !slices.Contains(moves, m) {
 		t.Fatalf("excluded %v, got %v", best, m)
 	}
-	if m := e.Search(p, time.Now(), 0, 0, 4, 0, 0, moves); m != best {
+	if m := e.Search(p, Budget{Start: time.Now(), Depth: 4}, moves); m != best {
 		t.Fatalf("everything excluded: got %v, want the best move %v", m, best)
 	}
-	if m := e.Search(toyPos{h: 3}, time.Now(), 0, 0, 4, 0, 0, nil); m != toyNoMove {
+	if m := e.Search(toyPos{h: 3}, Budget{Start: time.Now(), Depth: 4}, nil); m != toyNoMove {
 		t.Fatalf("finished game: got %v, want NoMove", m)
 	}
 }
@@ -201,17 +201,17 @@ func TestExclude(t *testing.T) {
 func TestLimitsAndAllocs(t *testing.T) {
 	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
 	p := toyPos{h: 99, left: 40}
-	e.Search(p, time.Now(), 0, 0, 0, 3000, 0, nil)
+	e.Search(p, Budget{Start: time.Now(), Nodes: 3000}, nil)
 	// The root counts one node past the limit at most.
 	if _, _, n := e.Stats(); n > 3001 || n < 2000 {
 		t.Fatalf("node limit 3000: %d nodes", n)
 	}
 	start := time.Now()
-	e.Search(p, start, 0, 20*time.Millisecond, 0, 0, 0, nil)
+	e.Search(p, Budget{Start: start, Hard: 20*time.Millisecond}, nil)
 	if el := time.Since(start); el > time.Second {
 		t.Fatalf("a 20 ms hard limit took %v", el)
 	}
-	if a := testing.AllocsPerRun(3, func() { e.Search(p, time.Now(), 0, 0, 6, 0, 0, nil) }); a != 0 {
+	if a := testing.AllocsPerRun(3, func() { e.Search(p, Budget{Start: time.Now(), Depth: 6}, nil) }); a != 0 {
 		t.Fatalf("%v allocations per search", a)
 	}
 	if a := testing.AllocsPerRun(3, func() { e.Score(p, 3) }); a != 0 {
@@ -228,33 +228,61 @@ func TestLimitsAndAllocs(t *testing.T) {
 
 func TestBudget(t *testing.T) {
 	e := New(toyConfig, Options{Depth: 7, Nodes: 500}, &toyGame{})
-	soft, hard, d, n := e.Budget(engine.Limits{Depth: 9, Nodes: 100}, 30, 10)
-	if soft != 0 || hard != 0 || d != 7 || n != 100 {
-		t.Fatalf("depth/nodes: %v %v %d %d", soft, hard, d, n)
+	if b := e.Budget(engine.Limits{Depth: 9, Nodes: 100}, 30, 10); b.TM != nil || b.Hard != 0 || b.Depth != 7 || b.Nodes != 100 {
+		t.Fatalf("depth/nodes: %+v", b)
 	}
-	soft, hard, _, _ = e.Budget(engine.Limits{MyTime: 10 * time.Second}, 30, 10)
-	if s, h := ClockSplit(10*time.Second-30*engine.MinMoveCost, 0, 10, 4); soft != s || hard != h {
-		t.Fatalf("clock: %v %v, want %v %v", soft, hard, s, h)
+	b := e.Budget(engine.Limits{MyTime: 10 * time.Second}, 30, 10)
+	if s, h := ClockSplit(engine.DefaultTime, 10*time.Second-30*engine.MinMoveCost, 0, 10); b.Soft() != s || b.Hard != h {
+		t.Fatalf("clock: %v %v, want %v %v", b.Soft(), b.Hard, s, h)
 	}
-	if soft <= 0 || hard < soft || hard > 10*time.Second/3 {
-		t.Fatalf("clock: soft %v hard %v", soft, hard)
+	if b.Soft() <= 0 || b.Hard < b.Soft() || b.Hard > 10*time.Second/3 {
+		t.Fatalf("clock: soft %v hard %v", b.Soft(), b.Hard)
 	}
 	// Under the reserve for the moves left: answer at once.
-	if soft, hard, d, _ := e.Budget(engine.Limits{MyTime: 50 * time.Millisecond}, 30, 10); d != 1 || hard > engine.MinMoveCost || soft > hard {
-		t.Fatalf("low clock: %v %v depth %d", soft, hard, d)
+	if b := e.Budget(engine.Limits{MyTime: 50 * time.Millisecond}, 30, 10); b.Depth != 1 || b.Hard > engine.MinMoveCost || b.Soft() > b.Hard {
+		t.Fatalf("low clock: %+v", b)
 	}
-	if _, hard, _, _ := e.Budget(engine.Limits{MoveTime: 100 * time.Millisecond}, 30, 10); hard != 95*time.Millisecond {
-		t.Fatalf("move time 100 ms: hard %v", hard)
+	if b := e.Budget(engine.Limits{MoveTime: 100 * time.Millisecond}, 30, 10); b.Hard != 95*time.Millisecond {
+		t.Fatalf("move time 100 ms: hard %v", b.Hard)
+	}
+	// A node clock: the plan's maximum caps the nodes, no wall-clock stop.
+	if b := e.Budget(engine.Limits{NodeClock: 3_000_000, MyTime: time.Second}, 30, 10); !b.NodeClock || b.Hard != 0 || b.Nodes != 100 && b.Nodes > 500 {
+		t.Fatalf("node clock: %+v", b)
+	}
+	e1 := New(toyConfig, Options{}, &toyGame{})
+	if b := e1.Budget(engine.Limits{NodeClock: 3_000_000}, 30, 10); !b.NodeClock || b.Nodes != b.TM.Maximum || b.Nodes <= 0 || b.Nodes > 1_000_000 {
+		t.Fatalf("node clock: %+v", b)
 	}
 	e2 := New(toyConfig, Options{}, &toyGame{})
-	if soft, hard, _, _ := e2.Budget(engine.Limits{}, 30, 10); soft != DefaultMoveTime || hard != DefaultMoveTime {
-		t.Fatalf("no limits: %v %v", soft, hard)
+	if b := e2.Budget(engine.Limits{}, 30, 10); b.Hard != DefaultMoveTime || b.TM != nil {
+		t.Fatalf("no limits: %+v", b)
 	}
 	for _, my := range []time.Duration{time.Millisecond, 100 * time.Millisecond, 10 * time.Second} {
-		soft, hard := ClockSplit(my, 0, 20, 5)
+		p := engine.DefaultTime
+		p.ReserveDiv = 5
+		soft, hard := ClockSplit(p, my, 0, 20)
 		if soft <= 0 || soft > hard || hard > max(my/3, time.Millisecond) {
 			t.Fatalf("ClockSplit(%v): soft %v hard %v", my, soft, hard)
 		}
+	}
+}
+
+// TestNodeClockSearch: on a node clock the search stops by the time manager's rules in nodes,
+// so two searches of the same position on the same clock spend the same nodes.
+func TestNodeClockSearch(t *testing.T) {
+	p := toyPos{h: 21, left: 40}
+	var nodes [2]int64
+	for i := range nodes {
+		e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
+		b := e.Budget(engine.Limits{NodeClock: 400_000}, 30, 10)
+		e.Search(p, b, nil)
+		_, _, nodes[i] = e.Stats()
+		if nodes[i] > b.Nodes+1 || nodes[i] == 0 {
+			t.Fatalf("node clock: %d nodes, maximum %d", nodes[i], b.Nodes)
+		}
+	}
+	if nodes[0] != nodes[1] {
+		t.Fatalf("node clock searches spent %d and %d nodes", nodes[0], nodes[1])
 	}
 }
 
@@ -263,10 +291,10 @@ func TestBudget(t *testing.T) {
 func TestSoftNodes(t *testing.T) {
 	p := toyPos{h: 5, left: 40}
 	e := New(toyConfig, Options{HashMB: 1}, &toyGame{})
-	e.Search(p, time.Now(), 0, 0, 10, 0, 0, nil)
+	e.Search(p, Budget{Start: time.Now(), Depth: 10}, nil)
 	fullDepth, _, fullNodes := e.Stats()
 	e.NewGame()
-	e.Search(p, time.Now(), 0, 0, 10, 0, fullNodes/20, nil)
+	e.Search(p, Budget{Start: time.Now(), Depth: 10, SoftNodes: fullNodes/20}, nil)
 	d, _, n := e.Stats()
 	if d >= fullDepth || n < fullNodes/20 {
 		t.Fatalf("soft budget %d: depth %d after %d nodes; without it depth %d, %d nodes", fullNodes/20, d, n, fullDepth, fullNodes)
@@ -280,7 +308,7 @@ func TestIIR(t *testing.T) {
 	nodes := [2]int64{}
 	for i, iir := range []bool{false, true} {
 		e := New(toyConfig, Options{HashMB: -1, IIR: iir}, &toyGame{})
-		if m := e.Search(p, time.Now(), 0, 0, 9, 0, 0, nil); !slices.Contains(p.LegalMoves(nil), m) {
+		if m := e.Search(p, Budget{Start: time.Now(), Depth: 9}, nil); !slices.Contains(p.LegalMoves(nil), m) {
 			t.Fatalf("IIR %v: illegal move %v", iir, m)
 		}
 		_, _, nodes[i] = e.Stats()

@@ -290,15 +290,17 @@ type searchVariant struct {
 	noPrune, noLMR bool
 	depth          int
 	nodes          int64
-	keepBetween    bool // no NewGame between positions (the table and history carry over)
+	nodeClock      int64 // a node clock: each search is planned by the time manager on it
+	keepBetween    bool  // no NewGame between positions (the table and history carry over)
 }
 
 // TestCPPSearch: nnab's fixed-depth searches of 200 positions (depth 5; 6 in long mode) and,
 // on 60 of them in short mode, searches in other settings (one sequence without new games
 // between positions, no pruning, no late-move reductions, a node budget) give the same best
 // move, score, depth and node count in Go and in C++; with each of parityNets, and with the
-// embedded net under knobsConfig (an export of its own), where the soft time that ended each
-// search's deepening is equal too.
+// embedded net under knobsConfig (an export of its own). The "nodeclock" settings plan each
+// search on a node clock, so that the time manager's decisions after each iteration (its
+// node share, stability and score drop under knobsConfig) decide the node counts compared.
 func TestCPPSearch(t *testing.T) {
 	for _, pn := range parityNets(t) {
 		t.Run(pn.name, func(t *testing.T) {
@@ -314,8 +316,8 @@ func TestCPPSearch(t *testing.T) {
 }
 
 // knobsConfig is nnab's search configuration with the knobs of engine/alphabeta that its
-// default leaves off turned on (the singular extensions' negative one, history aging, the
-// soft time scaled by the best root move's node share, late-move pruning), the table's bound
+// default leaves off turned on (the singular extensions' negative one, history aging, every
+// scaling of the time manager, late-move pruning), the table's bound
 // as the static value and the improving RFP margin the other way from nnab's defaults, and
 // some it turns
 // on set otherwise (singular extensions from depth 4 at 3 a ply, aspiration from depth 4, so
@@ -326,7 +328,7 @@ func knobsConfig() ab.Config[ataxx.Move] {
 	c := nnab.SearchConfig()
 	c.SEDepth, c.SEMargin, c.SENegative = 4, 3, true
 	c.HistAge = 1
-	c.TMDepth, c.TMBase, c.TMMult = 3, 150, 120
+	c.Time = knobsTime
 	c.LMP = []int{0, 6, 10, 16}
 	c.AspDepth = 4
 	c.HistMult, c.HistMax, c.HistDiv = 0, 0, 16
@@ -334,9 +336,14 @@ func knobsConfig() ab.Config[ataxx.Move] {
 	return c
 }
 
-// softTimes are the budgets' soft times whose scaling (alphabeta's SoftScale) the knobs
-// variants compare after each search.
-var softTimes = []time.Duration{time.Second, 987654321}
+// knobsTime are time rules with every scaling of the time manager on.
+var knobsTime = func() engine.TimeParams {
+	p := engine.DefaultTime
+	p.Horizon, p.ShareDepth, p.ShareBase, p.ShareMult = 25, 3, 150, 120
+	p.StableDepth, p.StableMax, p.StableStep, p.StableMin = 4, 1300, 100, 700
+	p.DropDepth, p.DropPm, p.DropMax = 3, 10, 800
+	return p
+}()
 
 // searchVariants runs TestCPPSearch's settings with net on proc, an export of nnab's search
 // configuration or of cfg (nil: nnab's).
@@ -353,6 +360,7 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net, cfg *ab.Confi
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
 		{name: "deep", depth: 8}, // iterations from nnab's aspiration depth on (7)
+		{name: "nodeclock", nodeClock: 3_000_000, keepBetween: true},
 	}
 	for i, v := range variants {
 		ps := positions
@@ -384,25 +392,14 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 			cmds = append(cmds, "newgame")
 			e.NewGame()
 		}
-		cmds = append(cmds, fmt.Sprintf("search %s %d %d", posArgs(p), v.depth, v.nodes))
-		m := e.BestMove(p, engine.Limits{Depth: v.depth, Nodes: v.nodes})
+		cmds = append(cmds, fmt.Sprintf("search %s %d %d %d", posArgs(p), v.depth, v.nodes, v.nodeClock))
+		m := e.BestMove(p, engine.Limits{Depth: v.depth, Nodes: v.nodes, NodeClock: v.nodeClock})
 		d, score, nodes := e.Stats()
-		w := fmt.Sprintf("%d %d %d %d", m, score, d, nodes)
-		if cfg != nil {
-			for _, soft := range softTimes {
-				cmds = append(cmds, fmt.Sprintf("soft %d", soft))
-				w += fmt.Sprintf(" soft %d", e.SoftTime(soft))
-			}
-		}
-		want = append(want, w)
+		want = append(want, fmt.Sprintf("%d %d %d %d", m, score, d, nodes))
 	}
 	var got []string
-	for i, a := range proc.ask(t, cmds) {
-		switch {
-		case a == "ok":
-		case strings.HasPrefix(cmds[i], "soft ") && len(got) > 0:
-			got[len(got)-1] += " soft " + a // after its search's answer
-		default:
+	for _, a := range proc.ask(t, cmds) {
+		if a != "ok" {
 			got = append(got, a)
 		}
 	}
@@ -422,9 +419,10 @@ func compareSearches(t *testing.T, proc *parityProc, net *nnue.Net, positions []
 	}
 }
 
-// TestCPPClock: the C++ agent splits the judge's clock as nnab does (ataxxab.Budget over
-// the turn cap's reserve and abrules.ExpectedMoves) on 200 positions and clocks from 1 ms to
-// 10 minutes, with and without an increment.
+// TestCPPClock: the C++ agent plans a move on the judge's clock as nnab does (alphabeta's
+// Budget on a fresh time manager with nnab's rules, over the turn cap's reserve and
+// abrules.ExpectedMoves) on 200 positions and clocks from 1 ms to 10 minutes, with and without
+// an increment.
 func TestCPPClock(t *testing.T) {
 	proc := startParity(t, ataxxCPP(t))
 	cfg := ab.WithDefaults(nnab.SearchConfig())
@@ -434,12 +432,77 @@ func TestCPPClock(t *testing.T) {
 			for _, inc := range []int64{0, 100} {
 				cmds = append(cmds, fmt.Sprintf("budget %s %d %d", posArgs(p), ms, inc))
 				lim := engine.Limits{MyTime: time.Duration(ms) * time.Millisecond, MyInc: time.Duration(inc) * time.Millisecond}
-				soft, hard, depth, nodes := ab.Budget(lim, 0, 0, p.OwnTurnsLeft(), abrules.ExpectedMoves(&p), cfg.ReserveDiv)
-				want = append(want, fmt.Sprintf("%d %d %d %d", soft, hard, depth, nodes))
+				tm := engine.TimeManager{P: cfg.Time}
+				b := ab.PlanMove(&tm, lim, 0, 0, p.OwnTurnsLeft(), abrules.ExpectedMoves(&p))
+				want = append(want, fmt.Sprintf("%d %d %d %d", b.Soft(), b.Hard, b.Depth, b.Nodes))
 			}
 		}
 	}
 	compareAnswers(t, proc, "budget", cmds, want)
+}
+
+// TestCPPTimeManager: the C++ time manager (templates/common.cpp's TimeManager) decides as
+// engine.TimeManager does, driven through the same scripts: rules drawn at random around
+// nnab's (every scaling on or off), games of plans on wall and node clocks, each followed by
+// iterations with drawn elapsed ticks, best moves, scores and node shares. The answers are the
+// plan (optimum, maximum, quick) and each iteration's decision and scale.
+func TestCPPTimeManager(t *testing.T) {
+	proc := startParity(t, ataxxCPP(t))
+	rng := rand.New(rand.NewPCG(77, 1))
+	base := ab.WithDefaults(nnab.SearchConfig()).Time
+	var cmds, want []string
+	for script := range 60 {
+		p := base
+		if script > 0 {
+			p = knobsTime
+			p.Horizon = rng.Int64N(40)
+			p.OptPm, p.MaxPm, p.StartPm = 500+rng.Int64N(1500), 1000+rng.Int64N(4000), 200+rng.Int64N(800)
+			p.ShareDepth, p.StableDepth, p.DropDepth = rng.Int64N(8), rng.Int64N(8), rng.Int64N(8)
+			p.StableStep, p.DropPm = rng.Int64N(200), rng.Int64N(30)
+		}
+		spec := p.String()
+		cmds, want = append(cmds, "tm "+spec), append(want, "ok")
+		tm := engine.TimeManager{P: p}
+		for move := range 30 {
+			perMs := int64(time.Millisecond)
+			if script%2 == 1 {
+				perMs = p.NodesPerMs
+			}
+			left := rng.Int64N(10_000) * perMs
+			if move%7 == 6 {
+				left = rng.Int64N(1000) * perMs / 100
+			}
+			inc := [2]int64{0, 100 * perMs}[rng.IntN(2)]
+			own, exp := rng.IntN(200), rng.IntN(50)
+			o, m := tm.Start(engine.Clock{Left: left, Inc: inc, PerMs: perMs}, own, exp)
+			b2i := map[bool]int{false: 0, true: 1}
+			cmds = append(cmds, fmt.Sprintf("tmstart %d %d %d %d %d", left, inc, perMs, own, exp))
+			want = append(want, fmt.Sprintf("%d %d %d", o, m, b2i[tm.Quick]))
+			var elapsed, nodes int64
+			best := uint32(rng.IntN(5))
+			score := int32(rng.IntN(600) - 300)
+			for d := 1; d <= 1+rng.IntN(14); d++ {
+				elapsed += rng.Int64N(max(o/4, 1)) + 1
+				nodes += rng.Int64N(1 << 20)
+				if rng.IntN(3) == 0 {
+					best = uint32(rng.IntN(5))
+				}
+				score += int32(rng.IntN(81) - 40)
+				bestNodes := rng.Int64N(nodes + 1)
+				stop := tm.Iteration(d, elapsed, best, score, bestNodes, nodes)
+				cmds = append(cmds, fmt.Sprintf("tmiter %d %d %d %d %d %d", d, elapsed, best, score, bestNodes, nodes))
+				want = append(want, fmt.Sprintf("%d %d", b2i[stop], tm.Factor()))
+			}
+			if move == 20 {
+				tm.Reset()
+				cmds, want = append(cmds, "tmreset"), append(want, "ok")
+			}
+		}
+	}
+	compareAnswers(t, proc, "time manager", cmds, want)
+	if a := proc.ask(t, []string{"tm nosuch=1", "tm optpm=x", "tm reservediv=0"}); a[0] != "error" || a[1] != "error" || a[2] != "error" {
+		t.Errorf("bad rules answered %q, want errors", a)
+	}
 }
 
 // TestCPPExportDeterministic: two exports are byte-identical and the file stays within the

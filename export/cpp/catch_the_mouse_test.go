@@ -177,9 +177,9 @@ func TestMouseCPPParity(t *testing.T) {
 		var cmds, want []string
 		for _, p := range mousePositions(200, 25) {
 			for _, ms := range []int64{10000, 6543, 2000, 500, 120, 60, 9, 1} {
-				soft, hard, depth, _ := e.Budget(&p, engine.Limits{MyTime: time.Duration(ms) * time.Millisecond})
+				b := e.Budget(&p, engine.Limits{MyTime: time.Duration(ms) * time.Millisecond})
 				cmds = append(cmds, fmt.Sprintf("budget %d %s", ms, p))
-				want = append(want, fmt.Sprintf("%d %d %d", soft, hard, depth))
+				want = append(want, fmt.Sprintf("%d %d %d", b.Soft(), b.Hard, b.Depth))
 			}
 		}
 		compareLines(t, "budget", cmds, proc.ask(t, cmds), want)

@@ -3,6 +3,10 @@ package cpp
 import (
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
+
+	"colony/engine"
 
 	ab "colony/engine/alphabeta"
 )
@@ -60,7 +64,6 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	cw.field("MaxPly", "int", "MAX_PLY")
 	cw.field("MaxDepth", "int", "MAX_DEPTH")
 	cw.field("HistSize", "int", "HIST_SIZE")
-	cw.field("ReserveDiv", "int", "RESERVE_DIV")
 	cw.field("WinScore", "int32_t", "WIN_SCORE")
 	cw.field("PlyStep", "int32_t", "PLY_STEP")
 	cw.field("WinBound", "int32_t", "WIN_BOUND")
@@ -128,9 +131,7 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	cw.field("AspGrow", "int32_t", "ASP_GROW")
 	cw.field("AspFailHighShallower", "bool", "ASP_FAIL_HIGH_SHALLOWER")
 	cw.field("AspFailLowMid", "bool", "ASP_FAIL_LOW_MID")
-	cw.field("TMDepth", "int", "TM_DEPTH")
-	cw.field("TMBase", "int32_t", "TM_BASE")
-	cw.field("TMMult", "int32_t", "TM_MULT")
+	cw.timeParams("Time", "TIME")
 
 	if len(cw.missing) > 0 {
 		return "", nil, fmt.Errorf("export: engine/alphabeta's Config has no field %v any more: the C++ searcher (templates/common.cpp, export/cpp/search.go) still ports it", cw.missing)
@@ -150,6 +151,23 @@ type configWriter struct {
 	v       reflect.Value
 	done    map[string]bool
 	missing []string // fields written that ab.Config lacks
+}
+
+// timeParams declares the Config field name, an engine.TimeParams, as the C++ constant cname
+// of type colony::TimeParams (its fields in their order: engine.TimeParams.Values).
+func (cw *configWriter) timeParams(name, cname string) {
+	f := cw.v.FieldByName(name)
+	p, ok := f.Interface().(engine.TimeParams)
+	if !f.IsValid() || !ok {
+		cw.missing = append(cw.missing, name)
+		return
+	}
+	cw.done[name] = true
+	vals := make([]string, 0, len(p.Values()))
+	for _, x := range p.Values() {
+		vals = append(vals, strconv.FormatInt(x, 10))
+	}
+	fmt.Fprintf(&cw.w.b, "static constexpr colony::TimeParams %s{%s};\n", cname, strings.Join(vals, ", "))
 }
 
 // field declares the Config field name (an integer or a bool) as the C++ constant cname of

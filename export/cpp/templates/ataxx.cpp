@@ -818,12 +818,6 @@ struct Hooks {
 
 // ---- the engine (nnab: colony/engine/alphabeta with the hooks above) ----
 
-// budget is nnab's clock split of a move (alphabeta.Budget over the turn cap's reserve and
-// the expected moves).
-inline colony::Budget budget(const Pos& pos, const Limits& lim) {
-    return colony::budget(lim, 0, 0, own_turns_left(pos), expected_moves(pos), C::RESERVE_DIV);
-}
-
 // Options are nnab.Options: the agent's defaults.
 struct Options {
     int hash_mb = DEFAULT_HASH_MB;
@@ -838,11 +832,16 @@ struct Engine {
 
     void new_game() { ab.new_game(); }
 
-    // best_move_for is nnab's Engine.BestMove: the clock split, then the search.
+    // budget is nnab's plan of a move (alphabeta.Budget over the turn cap's reserve and the
+    // expected moves).
+    colony::Budget budget(const Pos& pos, const Limits& lim) {
+        return ab.budget(lim, own_turns_left(pos), expected_moves(pos));
+    }
+
+    // best_move_for is nnab's Engine.BestMove: the plan, then the search.
     Move best_move_for(const Pos& pos, const Limits& lim) {
-        int64_t t0 = colony::now_ns();
         colony::Budget b = budget(pos, lim);
-        Move m = ab.search(pos, t0, b.soft, b.hard, b.depth, b.nodes, lim.soft_nodes, {});
+        Move m = ab.search(pos, b, {});
         return m == kNoMove ? kPass : m;
     }
 };
@@ -880,6 +879,7 @@ struct Game {
         return m;
     }
     void new_game() { eng->new_game(); }
+    int64_t last_nodes() { return eng->ab.last_nodes; }
 };
 
 // ---- the parity tests' command mode ----
@@ -889,14 +889,17 @@ struct Game {
 //   perft POS depth                  -> the perft count
 //   eval POS                         -> the net's score from scratch (Net.Refresh, Evaluate)
 //   line POS m1 m2 ...               -> the net's score after each move, updated incrementally
-//   budget POS myMs incMs            -> soft hard depth nodes: nnab's clock split of a move
-//                                       (alphabeta.Budget; times in nanoseconds)
+//   budget POS myMs incMs            -> soft hard depth nodes: nnab's plan of a move on a fresh
+//                                       time manager (alphabeta.Budget; times in nanoseconds)
+//   tm SPEC                          -> ok: a new time manager with the engine's rules changed by
+//                                       SPEC ("name=value,...", "-": none), or error
+//   tmstart left inc perMs own exp   -> optimum maximum quick: TimeManager.Start
+//   tmiter depth elapsed best score bestNodes nodes -> stop factor: TimeManager.Iteration
+//   tmreset                          -> ok: TimeManager.Reset
 //   engine hashMB seed noprune nolmr -> ok: a new engine (nnab.Options)
 //   newgame                          -> ok: the engine's NewGame
-//   search POS depth nodes           -> move score depth nodes (BestMove under Limits{Depth,
-//                                       Nodes}, then Stats)
-//   soft ns                          -> the soft time that ended the last search's deepening,
-//                                       given a budget's soft time ns (alphabeta's SoftScale)
+//   search POS depth nodes nodeClock -> move score depth nodes (BestMove under Limits{Depth,
+//                                       Nodes, NodeClock}, then Stats)
 //   quit
 
 static bool read_pos(const std::vector<std::string>& f, size_t i, Pos& p) {
@@ -935,7 +938,26 @@ static std::string eval_line(const std::vector<std::string>& f, Pos p) {
 }
 
 static std::string parity_command(const std::vector<std::string>& f, Engine*& e) {
+    static colony::TimeManager tm{C::TIME};
     const std::string& c = f[0];
+    if (c == "tm" && f.size() == 2) {
+        tm = colony::TimeManager{C::TIME};
+        return f[1] == "-" || colony::set_time_params(tm.p, f[1]) ? "ok" : "error";
+    }
+    if (c == "tmreset") {
+        tm.reset();
+        return "ok";
+    }
+    if (c == "tmstart" && f.size() == 6) {
+        tm.start(std::atoll(f[1].c_str()), std::atoll(f[2].c_str()), std::atoll(f[3].c_str()), std::atoi(f[4].c_str()),
+                 std::atoi(f[5].c_str()));
+        return std::to_string(tm.optimum) + " " + std::to_string(tm.maximum) + " " + (tm.quick ? "1" : "0");
+    }
+    if (c == "tmiter" && f.size() == 7) {
+        bool stop = tm.iteration(std::atoi(f[1].c_str()), std::atoll(f[2].c_str()), uint32_t(std::atoll(f[3].c_str())),
+                                 int32_t(std::atoll(f[4].c_str())), std::atoll(f[5].c_str()), std::atoll(f[6].c_str()));
+        return std::string(stop ? "1" : "0") + " " + std::to_string(tm.last_factor);
+    }
     if (c == "engine" && f.size() == 5) {
         Options o;
         o.hash_mb = std::atoi(f[1].c_str());
@@ -950,7 +972,6 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         e->new_game();
         return "ok";
     }
-    if (c == "soft" && f.size() == 2 && e) return std::to_string(e->ab.soft_scale(std::atoll(f[1].c_str())));
     Pos p;
     if (!read_pos(f, 1, p)) return "error";
     if (c == "perft" && f.size() == 6) return std::to_string(perft(p, std::atoi(f[5].c_str())));
@@ -964,14 +985,16 @@ static std::string parity_command(const std::vector<std::string>& f, Engine*& e)
         Limits lim;
         lim.my_time = std::atoll(f[5].c_str()) * colony::kMillisecond;
         lim.my_inc = std::atoll(f[6].c_str()) * colony::kMillisecond;
-        colony::Budget b = budget(p, lim);
-        return std::to_string(b.soft) + " " + std::to_string(b.hard) + " " + std::to_string(b.depth) + " " +
+        colony::TimeManager fresh{C::TIME};
+        colony::Budget b = colony::budget(fresh, lim, 0, 0, own_turns_left(p), expected_moves(p));
+        return std::to_string(b.soft()) + " " + std::to_string(b.hard) + " " + std::to_string(b.depth) + " " +
                std::to_string(b.nodes);
     }
-    if (c == "search" && f.size() == 7 && e) {
+    if (c == "search" && f.size() == 8 && e) {
         Limits lim;
         lim.depth = std::atoi(f[5].c_str());
         lim.nodes = std::atoll(f[6].c_str());
+        lim.node_clock = std::atoll(f[7].c_str());
         Move m = e->best_move_for(p, lim);
         return std::to_string(m) + " " + std::to_string(e->ab.last_score) + " " + std::to_string(e->ab.last_depth) +
                " " + std::to_string(e->ab.last_nodes);
@@ -1037,17 +1060,37 @@ static int bench() {
 int main(int argc, char** argv) {
     ataxx::init_tables();
     ataxx::init_net();
+    int64_t node_clock = 0;
+    std::string tm_spec;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--parity") return ataxx::parity();
         if (a == "--bench") return ataxx::bench();
+        // --node-clock N: a game of N nodes a side, spent by the time manager (arena -node-clock);
+        // --tm SPEC: the time manager's rules changed ("name=value,...", engine.TimeParams.Set).
+        if (a == "--tm" && i + 1 < argc) {
+            tm_spec = argv[++i];
+            continue;
+        }
+        if (a == "--node-clock" && i + 1 < argc) {
+            if (!colony::parse_int(argv[++i], node_clock) || node_clock < 1) {
+                std::fprintf(stderr, "agent: --node-clock wants a number of nodes >= 1, not \"%s\"\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
 #ifdef COLONY_X86
         if (a == "--portable") ataxx::g_kernel = ataxx::kSSE2;
 #endif
         if (a == "--scalar") ataxx::g_kernel = ataxx::kScalar;
     }
     static ataxx::Engine eng{ataxx::Options{}};
+    if (!tm_spec.empty() && !colony::set_time_params(eng.ab.tm.p, tm_spec)) {
+        std::fprintf(stderr, "agent: bad --tm rules \"%s\"\n", tm_spec.c_str());
+        return 2;
+    }
     ataxx::Game g{&eng};
     colony::JudgeSession<ataxx::Game> s(g);
+    s.node_clock = node_clock;
     return s.run();
 }

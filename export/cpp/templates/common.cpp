@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -66,59 +67,148 @@ struct Limits {
     int64_t my_time = 0, opp_time = 0, my_inc = 0, move_time = 0;
     int depth = 0;
     int64_t nodes = 0, soft_nodes = 0;
+    int64_t node_clock = 0;  // the nodes left of a node clock (0: none)
 };
 
 constexpr int64_t kMinMoveCost = 2 * kMillisecond;  // engine.MinMoveCost
 constexpr int64_t kDefaultMoveTime = kSecond;       // alphabeta.DefaultMoveTime
 
-// spendable is engine.Spendable: myTime less the reserve of the moves that may still come.
-inline bool spendable(int64_t my_time, int own_moves_left, int64_t& left) {
-    left = my_time - int64_t(std::max(own_moves_left, 0)) * kMinMoveCost;
-    return left >= 2 * kMinMoveCost;
+// TimeParams is engine.TimeParams, field for field and in its order (the exporter writes the
+// engine's as SearchConfig::TIME; set_time_params reads "name=value,..." as TimeParams.Set).
+struct TimeParams {
+    int64_t move_cost_us, reserve_div, reserve_max_ms, horizon, opt_pm, max_pm, max_div, start_pm;
+    int64_t share_depth, share_base, share_mult, stable_depth, stable_max, stable_step, stable_min;
+    int64_t drop_depth, drop_pm, drop_max, nodes_per_ms;
+};
+constexpr int kTimeParams = 19;
+inline int64_t* time_param(TimeParams& p, int i) { return &p.move_cost_us + i; }
+inline const char* time_param_name(int i) {
+    static const char* names[kTimeParams] = {"movecostus", "reservediv", "reservemaxms", "horizon",   "optpm",
+                                             "maxpm",      "maxdiv",     "startpm",      "sharedepth", "sharebase",
+                                             "sharemult",  "stabledepth", "stablemax",   "stablestep", "stablemin",
+                                             "dropdepth",  "droppm",     "dropmax",      "nodesperms"};
+    return names[i];
 }
 
-// clock_split is alphabeta.ClockSplit.
-inline void clock_split(int64_t my_time, int64_t inc, int expected_moves, int reserve_div, int64_t& soft,
-                        int64_t& hard) {
-    int64_t reserve = std::min(my_time / int64_t(std::max(reserve_div, 1)), 300 * kMillisecond);
-    int64_t avail = my_time - reserve;
-    int64_t moves_left = std::max(expected_moves, 1);
-    soft = avail / moves_left + inc * 3 / 4;
-    hard = std::min(soft * 3, avail / 3 + inc * 3 / 4);
-    soft = std::min(soft, hard);
-    if (hard < kMillisecond) {
-        hard = kMillisecond;
-        soft = hard;
+// set_time_params changes the fields of p named in spec, "name=value,..." (names
+// case-insensitive); false for an unknown name, a bad value or rules that cannot plan a move.
+inline bool set_time_params(TimeParams& p, const std::string& spec) {
+    size_t i = 0;
+    while (i <= spec.size()) {
+        size_t j = spec.find(',', i);
+        if (j == std::string::npos) j = spec.size();
+        std::string kv = spec.substr(i, j - i);
+        i = j + 1;
+        if (kv.empty()) continue;
+        size_t eq = kv.find('=');
+        if (eq == std::string::npos) return false;
+        std::string name = kv.substr(0, eq);
+        for (char& c : name) c = char(std::tolower((unsigned char)c));
+        char* end;
+        long long v = std::strtoll(kv.c_str() + eq + 1, &end, 10);
+        if (*end || eq + 1 == kv.size() || v < 0) return false;
+        int k = -1;
+        for (int n = 0; n < kTimeParams; n++)
+            if (name == time_param_name(n)) k = n;
+        if (k < 0) return false;
+        *time_param(p, k) = v;
     }
+    return p.reserve_div >= 1 && p.max_div >= 1 && p.opt_pm >= 1 && p.max_pm >= 1 && p.start_pm >= 1 &&
+           p.nodes_per_ms >= 1;
 }
 
-// Budget is alphabeta.Budget's result: soft and hard times (0: none), depth and nodes (0: none).
-struct Budget {
-    int64_t soft = 0, hard = 0;
-    int depth = 0;
-    int64_t nodes = 0;
+// TimeManager is engine.TimeManager: it plans a move from a clock in ticks (nanoseconds, or
+// nodes of a node clock) and decides after each iteration whether to go on, integer for
+// integer the Go one (a parity test drives both through the same scripts).
+struct TimeManager {
+    TimeParams p;
+    int64_t optimum = 0, maximum = 0;
+    bool quick = false;
+    uint32_t best = 0;
+    int64_t stable = 0, iterations = 0, last_factor = 1000;
+    int32_t ref = 0, last = 0;
+    bool have_ref = false, have_last = false;
+
+    void reset() { have_ref = have_last = false; }
+
+    // start is TimeManager.Start: the plan of a move from the clock (left, inc, per_ms ticks a
+    // millisecond), the own moves the game may still ask for and those it is likely to.
+    void start(int64_t left, int64_t inc, int64_t per_ms, int own_moves_left, int expected_moves) {
+        if (have_last) ref = last, have_ref = true;
+        have_last = false, iterations = 0, stable = 0, last_factor = 1000;
+        int64_t cost = p.move_cost_us * per_ms / 1000;
+        left -= int64_t(std::max(own_moves_left, 0)) * cost;
+        quick = left < 2 * cost;
+        if (quick) {
+            optimum = maximum = std::max<int64_t>(cost / 2, 1);
+            return;
+        }
+        int64_t reserve = std::min(left / p.reserve_div, p.reserve_max_ms * per_ms);
+        int64_t avail = left - reserve;
+        int64_t moves = std::max(expected_moves, 1);
+        if (p.horizon > 0) moves = std::min(moves, p.horizon);
+        int64_t opt = avail * p.opt_pm / 1000 / moves + inc * 3 / 4;
+        int64_t maxi = std::min(opt * p.max_pm / 1000, avail / p.max_div + inc * 3 / 4);
+        opt = std::min(opt, maxi);
+        if (maxi < per_ms) maxi = opt = per_ms;
+        optimum = opt, maximum = maxi;
+    }
+
+    // iteration is TimeManager.Iteration: true when the search should stop.
+    bool iteration(int depth, int64_t elapsed, uint32_t best_move, int32_t score, int64_t best_nodes, int64_t nodes) {
+        int64_t d = depth;
+        stable = iterations > 0 && best_move == best ? stable + 1 : 0;
+        best = best_move, iterations++;
+        last = score, have_last = true;
+        int64_t f = 1000;
+        if (p.share_depth > 0 && d >= p.share_depth && nodes > 0) {
+            int64_t share = best_nodes * 1000 / nodes;
+            f = f * std::max<int64_t>(p.share_base * 10 - share, 0) * p.share_mult / 100 / 1000;
+        }
+        if (p.stable_depth > 0 && d >= p.stable_depth) f = f * std::max(p.stable_min, p.stable_max - p.stable_step * stable) / 1000;
+        if (p.drop_depth > 0 && d >= p.drop_depth && have_ref && score < ref)
+            f = f * (1000 + std::min(p.drop_max, p.drop_pm * int64_t(ref - score))) / 1000;
+        last_factor = f;
+        int64_t target = std::min(optimum * f / 1000, maximum);
+        return elapsed >= target * p.start_pm / 1000;
+    }
 };
 
-// budget is alphabeta.Budget.
-inline Budget budget(const Limits& lim, int fixed_depth, int64_t fixed_nodes, int own_moves_left, int expected_moves,
-                     int reserve_div) {
+// Budget is alphabeta.Budget: what the search of one move may spend (zero: no limit); tm, when
+// set, has planned the move and decides after each iteration (its ticks nodes with node_clock).
+struct Budget {
+    int64_t start = 0, hard = 0;
+    int depth = 0;
+    int64_t nodes = 0, soft_nodes = 0;
+    TimeManager* tm = nullptr;
+    bool node_clock = false;
+    // soft is Budget.Soft: the optimum as a time (0 without a wall-clock plan).
+    int64_t soft() const { return tm && !node_clock ? tm->optimum : 0; }
+};
+
+// budget is alphabeta.PlanMove.
+inline Budget budget(TimeManager& tm, const Limits& lim, int fixed_depth, int64_t fixed_nodes, int own_moves_left,
+                     int expected_moves) {
     Budget b;
+    b.start = now_ns();
     b.depth = lim.depth;
     b.nodes = lim.nodes;
+    b.soft_nodes = lim.soft_nodes;
     if (fixed_depth > 0 && (b.depth == 0 || fixed_depth < b.depth)) b.depth = fixed_depth;
     if (fixed_nodes > 0 && (b.nodes == 0 || fixed_nodes < b.nodes)) b.nodes = fixed_nodes;
-    if (lim.move_time > 0) {
+    if (lim.node_clock > 0) {
+        tm.start(lim.node_clock, 0, tm.p.nodes_per_ms, own_moves_left, expected_moves);
+        b.tm = &tm, b.node_clock = true;
+        if (b.nodes == 0 || tm.maximum < b.nodes) b.nodes = tm.maximum;
+        if (tm.quick) b.depth = 1;
+    } else if (lim.move_time > 0) {
         b.hard = lim.move_time - std::min(lim.move_time / 10, 5 * kMillisecond);
     } else if (lim.my_time > 0) {
-        int64_t left;
-        if (!spendable(lim.my_time, own_moves_left, left)) {
-            b.soft = b.hard = kMinMoveCost / 2;
-            b.depth = 1;
-            return b;
-        }
-        clock_split(left, lim.my_inc, expected_moves, reserve_div, b.soft, b.hard);
+        tm.start(lim.my_time, lim.my_inc, kMillisecond, own_moves_left, expected_moves);
+        b.tm = &tm, b.hard = tm.maximum;
+        if (tm.quick) b.depth = 1;
     } else if (b.depth == 0 && b.nodes == 0) {
-        b.hard = b.soft = kDefaultMoveTime;
+        b.hard = kDefaultMoveTime;
     }
     return b;
 }
@@ -219,6 +309,7 @@ inline std::string coords_str(const Coords& c) {
 //   Pos apply(const Pos&, Move); Pos pass(const Pos&);
 //   bool judge_move(const Pos&, const Coords&, Move&); bool force(const Pos&, const Coords&, Pos&);
 //   Coords coords(const Pos&, Move); Move choose(const Pos&, const Limits&); void new_game();
+//   int64_t last_nodes() (the nodes the last choose spent: a node clock's count)
 template <class G>
 struct JudgeSession {
     using Pos = typename G::Pos;
@@ -226,6 +317,9 @@ struct JudgeSession {
     G& g;
     Pos pos;
     int me = -1;
+    // node_clock (0: none) is a node clock of that many nodes a game (the agent's --node-clock):
+    // each move is planned on the nodes left, nodes_left, in place of the judge's clock.
+    int64_t node_clock = 0, nodes_left = 0;
 
     explicit JudgeSession(G& game) : g(game), pos(game.start()) {}
 
@@ -267,6 +361,7 @@ struct JudgeSession {
             if (s == "SECOND") me = 1;
         }
         if (me < 0) std::fprintf(stderr, "agent: READY line names no side: inferring it from the next message\n");
+        nodes_left = node_clock;
         g.new_game();
         println("OK");
     }
@@ -315,7 +410,9 @@ struct JudgeSession {
             println("MOVE " + coords_str(kPassCoords));
             return;
         }
+        if (node_clock > 0) lim.node_clock = std::max<int64_t>(nodes_left, 1);
         Move m = g.choose(before, lim);
+        if (node_clock > 0) nodes_left -= g.last_nodes();
         Coords c = g.coords(before, m);
         pos = g.apply(before, m);
         println("MOVE " + coords_str(c));
@@ -442,7 +539,7 @@ struct Table {
 //
 // C, the search's configuration: alphabeta.Config as a struct of static constexpr members,
 // written by the exporter from the Go engine's (export/cpp's searchConfig), defaults applied:
-//   MAX_PLY, MAX_DEPTH, HIST_SIZE, RESERVE_DIV, WIN_SCORE, PLY_STEP, WIN_BOUND,
+//   MAX_PLY, MAX_DEPTH, HIST_SIZE, WIN_SCORE, PLY_STEP, WIN_BOUND,
 //   KILLER_BONUS[2], KILLER_HISTORY, ROOT_HISTORY, ROOT_TIE_MOVE, STAGED,
 //   HAVE_LMR, REDUCTIONS[64][64], REDUCE_PV_LESS, REDUCE_SIDES, REDUCE_BELOW,
 //   REDUCE_KILLERS, REDUCE_ROOT, LMR_HIST_DIV                        late-move reductions
@@ -454,7 +551,7 @@ struct Table {
 //   TT_CUT_PV, IIR_DEPTH                                             table cuts on the PV, IIR
 //   HIST_MULT, HIST_MAX, HIST_DIV, HIST_AGE                          history
 //   ASPIRATION, ASP_DEPTH, ASP_GROW, ASP_FAIL_HIGH_SHALLOWER, ASP_FAIL_LOW_MID   aspiration
-//   TM_DEPTH, TM_BASE, TM_MULT                                       soft time by node share
+//   TIME                                                             the time manager's rules (TimeParams)
 //
 // G, the game's hooks: alphabeta.Game and what the search reads of a position.
 //
@@ -904,16 +1001,11 @@ struct Searcher {
         stop = false;
     }
 
-    // soft_scale is searcher.softScale: the soft time after iteration d: soft, or from TM_DEPTH
-    // on, soft scaled by (TM_BASE/100 - f) * TM_MULT/100 where f is the part of the search's
-    // nodes spent below the best move.
-    int64_t soft_scale(int d, int64_t soft) const {
-        if (C::TM_DEPTH == 0 || d < C::TM_DEPTH || nodes == 0) return soft;
-        int64_t best = 0;
+    // root_nodes is searcher.rootNodes: the nodes spent below the root move m in this search.
+    int64_t root_nodes(Move m) const {
         for (const RootMove<Move>& r : root)
-            if (r.m == best_move) best = r.nodes;
-        double f = double(best) / double(nodes);
-        return int64_t(double(soft) * (double(C::TM_BASE) / 100 - f) * double(C::TM_MULT) / 100);
+            if (r.m == m) return r.nodes;
+        return 0;
     }
 
     // deepen is alphabeta.Deepen over search_root: iterative deepening from depth 1 to max_d,
@@ -957,13 +1049,11 @@ struct Searcher {
         }
     }
 
-    // run is the iterative-deepening driver (searcher.run with Deepen): the best move found,
-    // kNoMove when there is none. The root moves in exclude are not searched unless they are
-    // all the moves there are; no iteration starts once soft_nodes nodes are spent (0: no
-    // such limit).
-    Move run(AlphaBeta<G, C>& e, const Pos& pos, int64_t start_ns, int64_t soft, int64_t hard_ns, int depth_limit,
-             int64_t node_lim, int64_t soft_nodes, const std::vector<Move>& exclude) {
-        begin(e, start_ns, hard_ns, node_lim);
+    // run is the iterative-deepening driver (searcher.run with Deepen) within the budget b: the
+    // best move found, kNoMove when there is none. The root moves in exclude are not searched
+    // unless they are all the moves there are.
+    Move run(AlphaBeta<G, C>& e, const Pos& pos, const Budget& b, const std::vector<Move>& exclude) {
+        begin(e, b.start, b.hard, b.nodes);
         if (tt) tt->next_search();
         e.last_depth = 0, e.last_score = 0, e.last_nodes = 0;
 
@@ -1003,11 +1093,14 @@ struct Searcher {
         }
 
         int max_d = C::MAX_DEPTH;
-        if (depth_limit > 0) max_d = std::min(depth_limit, max_d);
+        if (b.depth > 0) max_d = std::min(b.depth, max_d);
         deepen(pos, max_d, [&](int d, int32_t) {
             e.last_depth = d, e.last_score = best_score;
-            return (soft > 0 && now_ns() - start_ns >= soft_scale(d, soft) / 2) ||
-                   (soft_nodes > 0 && nodes >= soft_nodes);
+            if (b.tm) {
+                int64_t elapsed = b.node_clock ? nodes : now_ns() - b.start;
+                if (b.tm->iteration(d, elapsed, uint32_t(best_move), best_score, root_nodes(best_move), nodes)) return true;
+            }
+            return b.soft_nodes > 0 && nodes >= b.soft_nodes;
         });
         e.last_nodes = nodes;
         return best_move;
@@ -1024,6 +1117,7 @@ struct AlphaBeta {
 
     SearchOptions opts;
     G game;
+    TimeManager tm{C::TIME};  // Engine.TM: the configuration's time rules
     Table<Move, G::kNoMove> tt;
     Searcher<G, C>* s = nullptr;
     int last_depth = 0;
@@ -1040,17 +1134,13 @@ struct AlphaBeta {
         if (tt.allocated()) tt.clear();
         if (s) s->reset_stats();
         if constexpr (G::kCorrects) game.forget();
+        tm.reset();
     }
 
     // set_stats replaces what the statistics say (for a move found without the search).
     void set_stats(int depth, int32_t score, int64_t nodes) {
         last_depth = depth, last_score = score, last_nodes = nodes;
     }
-
-    // soft_scale is Engine.SoftScale: the soft time the last search compared with its elapsed
-    // time after its last finished iteration, given the budget's soft time (soft itself when no
-    // iteration finished).
-    int64_t soft_scale(int64_t soft) const { return !s || last_depth == 0 ? soft : s->soft_scale(last_depth, soft); }
 
     // searcher returns the searcher, allocating it and the table on first use.
     Searcher<G, C>& searcher() {
@@ -1059,12 +1149,15 @@ struct AlphaBeta {
         return *s;
     }
 
-    // search is Engine.Search: pos searched by iterative deepening within the budget (start:
-    // when the move's time began; zero times, depth, nodes and soft nodes: no such limit), the
+    // budget is Engine.Budget: a move planned within lim by the engine's time manager.
+    Budget budget(const Limits& lim, int own_moves_left, int expected_moves) {
+        return colony::budget(tm, lim, 0, 0, own_moves_left, expected_moves);
+    }
+
+    // search is Engine.Search: pos searched by iterative deepening within the budget b, the
     // best move found: the only one without a search, kNoMove when there is none.
-    Move search(const Pos& pos, int64_t start, int64_t soft, int64_t hard, int depth, int64_t nodes, int64_t soft_nodes,
-                const std::vector<Move>& exclude) {
-        return searcher().run(*this, pos, start, soft, hard, depth, nodes, soft_nodes, exclude);
+    Move search(const Pos& pos, const Budget& b, const std::vector<Move>& exclude) {
+        return searcher().run(*this, pos, b, exclude);
     }
 };
 

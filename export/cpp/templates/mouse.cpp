@@ -1119,10 +1119,10 @@ struct Prover {
     }
 };
 
-// budget is the engine's Budget: the game cannot last longer than the mouse steps left, and the
-// clock is shared among the moves MovesLeft expects.
-colony::Budget budget(const Limits& lim, const Position& pos) {
-    return colony::budget(lim, 0, 0, pos.mouse_steps_left() + 1, pos.moves_left(), C::RESERVE_DIV);
+// budget is the engine's Budget on the time manager tm: the game cannot last longer than the
+// mouse steps left, and the clock is shared among the moves MovesLeft expects.
+colony::Budget budget(colony::TimeManager& tm, const Limits& lim, const Position& pos) {
+    return colony::budget(tm, lim, 0, 0, pos.mouse_steps_left() + 1, pos.moves_left());
 }
 
 // Engine is the alpha-beta engine of game/mouse/mouseab, prover included.
@@ -1143,9 +1143,8 @@ struct Engine {
         if (!ab.game.evals) ab.game.evals = zeroed<EvalEntry>(size_t(1) << EVAL_CACHE_BITS);
     }
     Move best_move(const Position& pos, const Limits& lim) {
-        int64_t start = now_ns();
-        colony::Budget b = budget(lim, pos);
-        int64_t soft = b.soft, hard = b.hard;
+        colony::Budget b = budget(ab.tm, lim, pos);
+        int64_t soft = b.soft();
         int depth = b.depth;
         int64_t nodes = b.nodes;
         veto.clear();
@@ -1162,7 +1161,8 @@ struct Engine {
             prover_nodes = r.nodes;
         }
         ready(pos);
-        Move m = ab.search(pos, start, soft, hard, depth, nodes, 0, veto);
+        b.nodes = nodes, b.soft_nodes = 0;
+        Move m = ab.search(pos, b, veto);
         if (prover_nodes > 0) ab.last_nodes += prover_nodes;
         return m;
     }
@@ -1250,6 +1250,7 @@ struct Game {
         return m;
     }
     void new_game() { eng->new_game(); }
+    int64_t last_nodes() { return eng->ab.last_nodes; }
 };
 
 // ---- the parity mode: test commands on stdin, one answer line each ----
@@ -1283,8 +1284,9 @@ int parity() {
         } else if (f[0] == "budget" && f.size() > 1 && board(2)) {
             Limits lim;
             lim.my_time = std::atoll(f[1].c_str()) * colony::kMillisecond;
-            colony::Budget b = budget(lim, p);
-            std::printf("%lld %lld %d\n", (long long)b.soft, (long long)b.hard, b.depth);
+            colony::TimeManager fresh{C::TIME};
+            colony::Budget b = budget(fresh, lim, p);
+            std::printf("%lld %lld %d\n", (long long)b.soft(), (long long)b.hard, b.depth);
         } else if (f[0] == "go" && f.size() > 2 && board(3)) {
             Limits lim;
             lim.nodes = std::atoll(f[1].c_str());

@@ -71,16 +71,16 @@ func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
 // is shared among the expected own moves, with a hard cap of a few soft budgets and a third of
 // what is left.
 func clockBudget(pos *ataxx.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	return ab.ClockSplit(myTime, inc, abrules.ExpectedMoves(pos), config.ReserveDiv)
+	return ab.ClockSplit(ab.WithDefaults(config).Time, myTime, inc, abrules.ExpectedMoves(pos))
 }
 
 // BestMove searches pos within lim and returns the best move found; Pass when the side to move
 // is stuck or the game is over.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
-	start := time.Now()
 	// The clock above the turn-cap reserve is shared among the moves.
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
-	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, 0, nil); m != ataxx.NoMove {
+	b := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
+	b.SoftNodes = 0
+	if m := e.ab.Search(pos, b, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass

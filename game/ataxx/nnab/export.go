@@ -1,8 +1,7 @@
 package nnab
 
 import (
-	"time"
-
+	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 )
@@ -31,7 +30,6 @@ const QuietLeap = quietLeap
 // that play use New.
 func NewWithConfig(o Options, c ab.Config[ataxx.Move]) (*Engine, error) { return newWithConfig(o, c) }
 
-// SoftTime is the soft time that ended the deepening of the last search, given its budget's
-// soft time (engine/alphabeta's Engine.SoftScale): a test hook, for the C++ export's parity
-// tests of the time management.
-func (e *Engine) SoftTime(soft time.Duration) time.Duration { return e.ab.SoftScale(soft) }
+// TimeManager is the engine's time manager (engine/alphabeta's Engine.TM): a test hook, for
+// the C++ export's parity tests of the time management.
+func (e *Engine) TimeManager() *engine.TimeManager { return &e.ab.TM }

@@ -16,7 +16,6 @@ package nnab
 
 import (
 	"fmt"
-	"time"
 
 	"colony/engine"
 	ab "colony/engine/alphabeta"
@@ -143,13 +142,12 @@ func (e *Engine) Stats() (depth int, score int32, nodes int64) { return e.ab.Sta
 // Report is the last search's account for the agent's log (engine.Report).
 func (e *Engine) Report() (engine.Report, bool) { return e.ab.Report() }
 
-// BestMove searches pos within lim: Bacteria War's alpha-beta clock split
-// (engine/alphabeta.Budget over abrules.ExpectedMoves), so both engines spend alike, and no
-// new iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
+// BestMove searches pos within lim: a clock (a wall clock or a node clock) planned by the
+// engine's time manager over the turn cap's reserve and abrules.ExpectedMoves, and no new
+// iteration once lim.SoftNodes are spent. Pass when the side to move is stuck.
 func (e *Engine) BestMove(pos ataxx.Position, lim engine.Limits) ataxx.Move {
-	start := time.Now()
-	soft, hard, depth, nodes := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
-	if m := e.ab.Search(pos, start, soft, hard, depth, nodes, lim.SoftNodes, nil); m != ataxx.NoMove {
+	b := e.ab.Budget(lim, pos.OwnTurnsLeft(), abrules.ExpectedMoves(&pos))
+	if m := e.ab.Search(pos, b, nil); m != ataxx.NoMove {
 		return m
 	}
 	return ataxx.Pass

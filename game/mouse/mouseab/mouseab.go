@@ -38,11 +38,19 @@ const (
 // int(m)&16383 is the move's from and to cells (the team bit dropped: each side has its own
 // table).
 var config = ab.Config[mouse.Move]{
-	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: mouse.MaxMoves, ReserveDiv: 5,
+	MaxPly: maxPly, MaxDepth: maxDepth, MaxMoves: mouse.MaxMoves, Time: mouseTime,
 	NoMove: mouse.NoMove, Pass: mouse.Pass, WinScore: winScore, WinBound: winBound,
 	HistSize: 1 << 14, KillerBonus: [2]int32{9000, 8500},
 	Reductions: reductions, ReduceSides: 1 << mouse.Team, ReduceBelow: 2000,
 }
+
+// mouseTime are the time manager's rules: the default ones with a fifth of the spendable clock
+// (at most 300 ms) kept back (docs/mouse-clock.md).
+var mouseTime = func() engine.TimeParams {
+	p := engine.DefaultTime
+	p.ReserveDiv = 5
+	return p
+}()
 
 // Engine is the alpha-beta engine. It plays one game at a time and is not safe for concurrent
 // use.
@@ -98,14 +106,14 @@ const WinBound = winBound
 // rest is shared among the own moves expected to come (mouse.Position.MovesLeft), with a hard
 // cap of three soft budgets and a third of what is left.
 func ClockBudget(pos *mouse.Position, myTime, inc time.Duration) (soft, hard time.Duration) {
-	return ab.ClockSplit(myTime, inc, pos.MovesLeft(), config.ReserveDiv)
+	return ab.ClockSplit(mouseTime, myTime, inc, pos.MovesLeft())
 }
 
 // BestMove searches pos within lim and returns the best move found (mouse.Pass when the team
 // is stuck; mouse.NoMove only in a finished game).
 func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
-	start := time.Now()
-	soft, hard, depth, nodes := e.Budget(&pos, lim)
+	b := e.Budget(&pos, lim)
+	soft, depth, nodes := b.Soft(), b.Depth, b.Nodes
 	e.veto = e.veto[:0]
 	var proverNodes int64
 	if e.proverOn(&pos, soft, nodes) {
@@ -126,7 +134,8 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 		proverNodes = r.Nodes
 	}
 	e.ready(&pos)
-	m := e.ab.Search(pos, start, soft, hard, depth, nodes, 0, e.veto)
+	b.Nodes, b.SoftNodes = nodes, 0
+	m := e.ab.Search(pos, b, e.veto)
 	if proverNodes > 0 {
 		d, v, n := e.ab.Stats()
 		e.ab.SetStats(d, v, n+proverNodes)
@@ -134,10 +143,9 @@ func (e *Engine) BestMove(pos mouse.Position, lim engine.Limits) mouse.Move {
 	return m
 }
 
-// Budget turns the limits of a search of pos into a soft time (no new iteration once half of
-// it is spent), a hard time, a depth and a node budget (engine/alphabeta Engine.Budget): the
-// game has no turn cap, but it cannot last longer than the mouse steps left.
-func (e *Engine) Budget(pos *mouse.Position, lim engine.Limits) (soft, hard time.Duration, depth int, nodes int64) {
+// Budget plans the search of pos within the limits (engine/alphabeta Engine.Budget): the game
+// has no turn cap, but it cannot last longer than the mouse steps left.
+func (e *Engine) Budget(pos *mouse.Position, lim engine.Limits) ab.Budget {
 	return e.ab.Budget(lim, pos.MouseStepsLeft()+1, pos.MovesLeft())
 }
 
