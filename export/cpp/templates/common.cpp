@@ -309,7 +309,8 @@ inline std::string coords_str(const Coords& c) {
 //   Pos apply(const Pos&, Move); Pos pass(const Pos&);
 //   bool judge_move(const Pos&, const Coords&, Move&); bool force(const Pos&, const Coords&, Pos&);
 //   Coords coords(const Pos&, Move); Move choose(const Pos&, const Limits&); void new_game();
-//   int64_t last_nodes() (the nodes the last choose spent: a node clock's count)
+//   int64_t last_nodes() (the nodes the last choose spent: a node clock's count);
+//   bool report(int& depth, int32_t& score) (the last choose's search, false when it had none)
 template <class G>
 struct JudgeSession {
     using Pos = typename G::Pos;
@@ -320,6 +321,7 @@ struct JudgeSession {
     // node_clock (0: none) is a node clock of that many nodes a game (the agent's --node-clock):
     // each move is planned on the nodes left, nodes_left, in place of the judge's clock.
     int64_t node_clock = 0, nodes_left = 0;
+    int n = 0;  // the agent's moves in this game
 
     explicit JudgeSession(G& game) : g(game), pos(game.start()) {}
 
@@ -362,6 +364,7 @@ struct JudgeSession {
         }
         if (me < 0) std::fprintf(stderr, "agent: READY line names no side: inferring it from the next message\n");
         nodes_left = node_clock;
+        n = 0;
         g.new_game();
         println("OK");
     }
@@ -415,6 +418,14 @@ struct JudgeSession {
         if (node_clock > 0) nodes_left -= g.last_nodes();
         Coords c = g.coords(before, m);
         pos = g.apply(before, m);
+        n++;
+        int depth = 0;
+        int32_t score = 0;
+        if (g.report(depth, score)) {
+            // judge.Info's line on the log (the referee's records; the judge reads stdout only)
+            std::fprintf(stderr, "info move %d score %d depth %d nodes %lld\n", n, int(score), depth,
+                         (long long)g.last_nodes());
+        }
         println("MOVE " + coords_str(c));
     }
 

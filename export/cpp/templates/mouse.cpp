@@ -1251,6 +1251,10 @@ struct Game {
     }
     void new_game() { eng->new_game(); }
     int64_t last_nodes() { return eng->ab.last_nodes; }
+    bool report(int& depth, int32_t& score) {
+        depth = eng->ab.last_depth, score = eng->ab.last_score;
+        return depth > 0;
+    }
 };
 
 // ---- the parity mode: test commands on stdin, one answer line each ----
