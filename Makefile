@@ -107,6 +107,18 @@ clean:
 # `make export` writes bin/Main.go; `make export ENGINE=alphabeta EXPORT=ab.go`, `make export MODEL=m.model`.
 EXPORT  ?= $(BIN)/Main.go
 MODEL   ?=
-.PHONY: export
+.PHONY: export ship
 export:
 	$(GO) run ./cmd/export -game bacteria-war -engine $(ENGINE) $(if $(MODEL),-model $(MODEL)) -o $(EXPORT) -check
+
+# The file to submit to the ALPHANO judge: `make ship GAME=bacteria-war` (or catch-the-mouse)
+# writes bin/<game>/Main.cpp with the game's shipped engine and net, builds it as the judge does
+# in an empty folder and checks that it answers READY; `LANG=go` writes the Go file instead
+# (LANG is read as the language only when it says go or cpp: a locale such as C.UTF-8 means cpp).
+GAME    ?= bacteria-war
+SHIPLANG := $(if $(filter go,$(LANG)),go,cpp)
+SHIPEXT  := $(if $(filter go,$(SHIPLANG)),go,cpp)
+ship:
+	@mkdir -p $(BIN)/$(GAME)
+	$(GO) run ./cmd/export -game $(GAME) -lang $(SHIPLANG) $(if $(MODEL),-model $(MODEL)) -o $(BIN)/$(GAME)/Main.$(SHIPEXT) -check
+	@echo "make: submit $(BIN)/$(GAME)/Main.$(SHIPEXT); the judge builds it with: $(if $(filter go,$(SHIPLANG)),go build Main.go,g++ -std=c++17 -O2 Main.cpp)"

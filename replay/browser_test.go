@@ -69,6 +69,10 @@ func agentCmd(game, engine string) string {
 }
 
 // playRun referees a tiny match of game into the run folder dir.
+// judgeRunSeed is the judge-protocol runs' seed: above 2^53, so that a page showing it as a
+// JavaScript number would round its last digits (1796676963614330400).
+const judgeRunSeed = 1796676963614330306
+
 func playRun(game, dir string) error {
 	g, err := registry.Lookup(game)
 	if err != nil {
@@ -78,7 +82,7 @@ func playRun(game, dir string) error {
 	switch game {
 	case "bacteria-war", "catch-the-mouse":
 		m := arena.MatchCommand{Game: game, Rules: g.Rules(), A: agentCmd(game, "alphabeta"), B: agentCmd(game, "greedy"),
-			Games: 2, Clock: time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: 7, Openings: 2, Out: dir,
+			Games: 2, Clock: time.Second, Ready: 5 * time.Second, Parallel: 1, Seed: judgeRunSeed, Openings: 2, Out: dir,
 			MemMB: 1024, Grace: 500 * time.Millisecond}
 		run = func(stdout, stderr io.Writer) (int, error) { return m.Run(context.Background(), stdout, stderr) }
 	case "slime":
@@ -370,6 +374,17 @@ func checkReplay(t *testing.T, game, dir string) {
 			t.Fatal(err)
 		}
 		check(read("click "+sel), ply)
+	}
+
+	// The run's seed, exactly as the arena wrote it, so that the run can be played again.
+	if game == "bacteria-war" || game == "catch-the-mouse" {
+		meta, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#run p.meta").textContent`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("seed %d", uint64(judgeRunSeed)); !strings.Contains(meta, want+",") && !strings.HasSuffix(meta, want) {
+			t.Fatalf("the run's line %q does not show %q", meta, want)
+		}
 	}
 
 	// The evaluation graph where the engines logged evaluations.

@@ -37,12 +37,15 @@ type Page struct {
 	Standings []*Standing `json:"standings,omitempty"`
 	// Summary is the arena's summary.json of the run, shown as it is (nil: none).
 	Summary json.RawMessage `json:"summary,omitempty"`
+	// SeedText is the run's seed exactly as the summary gives it ("": none): a JavaScript
+	// number holds 53 bits, so the page shows this text, with which the run can be replayed.
+	SeedText string `json:"seed_text,omitempty"`
 }
 
 // NewPage is the page of games: a single replay for one game, a run view with standings,
 // filters and every game for more.
 func NewPage(gs []*Game, summary json.RawMessage) *Page {
-	p := &Page{Format: PageFormat, Version: PageVersion, Games: gs, Summary: summary}
+	p := &Page{Format: PageFormat, Version: PageVersion, Games: gs, Summary: summary, SeedText: seedText(summary)}
 	switch {
 	case len(gs) == 1 && summary == nil:
 		p.Title = gs[0].Title
@@ -51,6 +54,19 @@ func NewPage(gs []*Game, summary json.RawMessage) *Page {
 		p.Standings = Standings(gs, entryCommands(summary))
 	}
 	return p
+}
+
+// seedText is the "seed" of a summary as its JSON text ("" when it has none).
+func seedText(summary json.RawMessage) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(summary, &fields) != nil {
+		return ""
+	}
+	var n json.Number
+	if json.Unmarshal(fields["seed"], &n) != nil {
+		return ""
+	}
+	return n.String()
 }
 
 // Write writes the page as one self-contained HTML document.

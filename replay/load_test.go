@@ -33,6 +33,10 @@ func TestBuildRun(t *testing.T) {
 	if g.Moves[0].Info == nil || g.Moves[0].Clocks == nil {
 		t.Fatal("the first move lost its engine info or clocks")
 	}
+	// The seed as the summary's text: as a float64 (a JavaScript number) it would read ...3973 as ...4000.
+	if p.SeedText != "1795587920109273973" {
+		t.Fatalf("seed text %q, want the summary's 1795587920109273973", p.SeedText)
+	}
 	if st := p.Standings[0]; st.Entry != "A" || !strings.Contains(st.Command, "{seed}") || st.Wins != 1 {
 		t.Fatalf("first standing %+v", st)
 	}

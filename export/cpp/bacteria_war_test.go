@@ -360,7 +360,7 @@ func searchVariants(t *testing.T, proc *parityProc, net *nnue.Net, cfg *ab.Confi
 		{name: "nolmr", noLMR: true, depth: 4},
 		{name: "nodes", nodes: 3000},
 		{name: "deep", depth: 8}, // iterations from nnab's aspiration depth on (7)
-		{name: "nodeclock", nodeClock: 3_000_000, keepBetween: true},
+		{name: "nodeclock", nodeClock: 1_500_000, keepBetween: true},
 	}
 	for i, v := range variants {
 		ps := positions

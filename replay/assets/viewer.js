@@ -349,7 +349,8 @@
       var sm = D.summary, bits = [];
       if (sm.clock_ms) bits.push("clock " + sm.clock_ms / 1000 + " s" + (sm.b_clock_ms ? " (B " + sm.b_clock_ms / 1000 + " s)" : ""));
       if (sm.openings) bits.push(sm.openings + " random opening plies");
-      if (sm.seed) bits.push("seed " + sm.seed);
+      // The seed as the arena wrote it: a JavaScript number would round its low digits.
+      if (D.seed_text) bits.push("seed " + D.seed_text);
       if (sm.sprt && sm.sprt.verdict) bits.push("SPRT: " + sm.sprt.verdict + " accepted");
       if (bits.length) run.appendChild(h("p", { "class": "meta" }, bits.join(", ")));
     }
