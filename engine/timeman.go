@@ -170,14 +170,14 @@ type TimeManager struct {
 	Optimum, Maximum int64 // this move's plan, in ticks
 	Quick            bool  // under the reserve: answer at once with the cheapest search
 
-	best        uint32 // the best move of the last iteration
-	stable      int64  // iterations in a row that kept it
-	iterations  int64  // iterations seen this move
-	ref         int32  // the score the previous move ended with
-	haveRef     bool
-	last        int32 // the score of the last iteration
-	haveLast    bool
-	lastFactor  int64 // the optimum's scale (‰) after the last iteration
+	best       uint32 // the best move of the last iteration
+	stable     int64  // iterations in a row that kept it
+	iterations int64  // iterations seen this move
+	ref        int32  // the score the previous move ended with
+	haveRef    bool
+	last       int32 // the score of the last iteration
+	haveLast   bool
+	lastFactor int64 // the optimum's scale (‰) after the last iteration
 }
 
 // Reset forgets the previous moves (a new game).

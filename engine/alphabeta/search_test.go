@@ -207,7 +207,7 @@ func TestLimitsAndAllocs(t *testing.T) {
 		t.Fatalf("node limit 3000: %d nodes", n)
 	}
 	start := time.Now()
-	e.Search(p, Budget{Start: start, Hard: 20*time.Millisecond}, nil)
+	e.Search(p, Budget{Start: start, Hard: 20 * time.Millisecond}, nil)
 	if el := time.Since(start); el > time.Second {
 		t.Fatalf("a 20 ms hard limit took %v", el)
 	}
@@ -294,7 +294,7 @@ func TestSoftNodes(t *testing.T) {
 	e.Search(p, Budget{Start: time.Now(), Depth: 10}, nil)
 	fullDepth, _, fullNodes := e.Stats()
 	e.NewGame()
-	e.Search(p, Budget{Start: time.Now(), Depth: 10, SoftNodes: fullNodes/20}, nil)
+	e.Search(p, Budget{Start: time.Now(), Depth: 10, SoftNodes: fullNodes / 20}, nil)
 	d, _, n := e.Stats()
 	if d >= fullDepth || n < fullNodes/20 {
 		t.Fatalf("soft budget %d: depth %d after %d nodes; without it depth %d, %d nodes", fullNodes/20, d, n, fullDepth, fullNodes)
