@@ -1,6 +1,7 @@
 package nnab
 
 import (
+	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 	"colony/game/ataxx/abrules"
@@ -32,7 +33,18 @@ var config = func() ab.Config[ataxx.Move] {
 	c.HistMult, c.HistMax = 300, 1500
 	c.Aspiration, c.AspDepth, c.AspGrow, c.AspFailHighShallower, c.AspFailLowMid = 6, 7, 24, true, true
 	c.SEDepth, c.SEMargin = 6, 1
+	c.Time = timeRules
 	return c
+}()
+
+// timeRules are nnab's time rules: the default split (engine.DefaultTime) with the optimum
+// scaled by best-move stability from iteration 6: 1.3 times after a new best move, 0.1 less for
+// each iteration that kept it, down to 0.7 (kept by a node-clock SPRT, docs/search.md, "One
+// time manager").
+var timeRules = func() engine.TimeParams {
+	p := engine.DefaultTime
+	p.StableDepth, p.StableMax, p.StableStep, p.StableMin = 6, 1300, 100, 700
+	return p
 }()
 
 // quietLeap sorts the leaps that capture nothing after every other move (abrules.Rules), and
