@@ -108,6 +108,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-engine", "alphabeta", "-model", garbage}, "does not use -model"},
 		{[]string{"-engine", "greedy", "-cpuct", "2"}, "does not use -cpuct"},
 		{[]string{"-engine", "mcts", "-hash", "16"}, "does not use -hash"},
+		// Time rules and node clocks: a bad rule names itself, a node clock is a judge's.
+		{[]string{"-tm", "nosuch=3"}, "nosuch=3"},
+		{[]string{"-tm", "reservediv=0"}, "ReserveDiv"},
+		{[]string{"-engine", "mcts", "-tm", "horizon=20"}, "does not use -tm"},
+		{[]string{"-node-clock", "-5"}, "-node-clock"},
 	} {
 		code, out, errOut := runAgent("READY FIRST\n", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.wantErr) {

@@ -42,10 +42,9 @@ func TestNodeClockMatchDeterministic(t *testing.T) {
 	var moves [2][][]string
 	for run := range moves {
 		out := filepath.Join(t.TempDir(), fmt.Sprint(run))
-		m := MatchCommand{Game: "bacteria-war", Rules: nil, A: bin + " -seed {seed} -node-clock {nodeclock}",
+		m := MatchCommand{Game: "bacteria-war", Rules: bacteria(t), A: bin + " -seed {seed} -node-clock {nodeclock}",
 			B: bin + " -seed {seed} -node-clock {nodeclock} -tm horizon=20,startpm=700", Games: games, Clock: 10 * time.Minute,
 			Ready: 10 * time.Second, Parallel: 2, Seed: 77, Openings: 2, Out: out, Grace: time.Second, NodeClock: 200_000}
-		m.Rules = bacteria(t)
 		var stdout, stderr bytes.Buffer
 		if code, err := m.Run(context.Background(), &stdout, &stderr); code != 0 || err != nil {
 			t.Fatalf("match: %d %v\n%s", code, err, stderr.String())

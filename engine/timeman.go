@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -73,25 +74,19 @@ var DefaultTime = TimeParams{
 	NodesPerMs: 2000,
 }
 
-// timeParamNames are TimeParams' fields, in order: their names in a Set specification are
-// these, lower-cased.
+// timeParamNames are TimeParams' field names lower-cased, in order: the names of a Set
+// specification (read case-insensitively) and of String.
 var timeParamNames = func() []string {
 	t := reflect.TypeFor[TimeParams]()
 	n := make([]string, t.NumField())
 	for i := range n {
-		n[i] = t.Field(i).Name
+		n[i] = strings.ToLower(t.Field(i).Name)
 	}
 	return n
 }()
 
-// TimeParamNames are the names Set reads, lower-cased, in the fields' order.
-func TimeParamNames() []string {
-	n := make([]string, len(timeParamNames))
-	for i, x := range timeParamNames {
-		n[i] = strings.ToLower(x)
-	}
-	return n
-}
+// TimeParamNames are the names Set reads, in the fields' order.
+func TimeParamNames() []string { return slices.Clone(timeParamNames) }
 
 // Values are p's fields in declaration order (for a port's parity tests).
 func (p TimeParams) Values() []int64 {
@@ -150,7 +145,7 @@ func (p TimeParams) String() string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%s=%d", strings.ToLower(timeParamNames[i]), x)
+		fmt.Fprintf(&b, "%s=%d", timeParamNames[i], x)
 	}
 	return b.String()
 }

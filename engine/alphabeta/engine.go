@@ -30,7 +30,7 @@ type Options struct {
 	// evaluation that corrects itself by what it learnt stays uncorrected.
 	NoCorrection bool
 	// Time changes the configuration's time rules (Config.Time): "name=value,..."
-	// (engine.TimeParams.Set; "": none). Check it with CheckTime first: New ignores a bad one.
+	// (engine.TimeParams.Set; "": none). Check it with CheckTime first: New panics on a bad one.
 	Time string
 }
 
@@ -139,11 +139,8 @@ type Engine[P Position[P, M], M Move, G Game[P, M]] struct {
 func New[P Position[P, M], M Move, G Game[P, M]](cfg Config[M], o Options, g G) *Engine[P, M, G] {
 	e := &Engine[P, M, G]{Opts: o, Game: g, cfg: cfg.withDefaults()}
 	e.TM.P = e.cfg.Time
-	if o.Time != "" {
-		p := e.TM.P
-		if p.Set(o.Time) == nil {
-			e.TM.P = p
-		}
+	if err := e.TM.P.Set(o.Time); err != nil {
+		panic(fmt.Sprintf("alphabeta: Options.Time: %v (check it with CheckTime)", err))
 	}
 	return e
 }

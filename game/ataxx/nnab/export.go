@@ -1,7 +1,6 @@
 package nnab
 
 import (
-	"colony/engine"
 	ab "colony/engine/alphabeta"
 	"colony/game/ataxx"
 )
@@ -29,7 +28,3 @@ const QuietLeap = quietLeap
 // a test hook, for the C++ export's parity tests of settings nnab's default leaves off. Engines
 // that play use New.
 func NewWithConfig(o Options, c ab.Config[ataxx.Move]) (*Engine, error) { return newWithConfig(o, c) }
-
-// TimeManager is the engine's time manager (engine/alphabeta's Engine.TM): a test hook, for
-// the C++ export's parity tests of the time management.
-func (e *Engine) TimeManager() *engine.TimeManager { return &e.ab.TM }
