@@ -262,15 +262,23 @@ func (mo *nnueMonitor) validate() error {
 	if mo.cfg.Plot != "" && mo.cfg.EpochCSV == "" {
 		mo.rows = append(mo.rows, row)
 	}
+	// The start model's own figure counts too: a run that never beats the net it started from
+	// says so, and with BestVal writes that net back.
 	mark := ""
-	if t.step > mo.first && blend < mo.bestVal {
+	if blend < mo.bestVal {
 		mo.bestVal, mo.bestRow, mark = blend, row, " (best)"
 		if mo.cfg.BestVal {
 			mo.best = t.Model()
 		}
 	}
-	mo.lg.Printf("epoch %.2f step %d: validation mse %.4f (results alone %.4f) training mse %.4f lr %.3g%s  [%.1fs]",
-		row.Epoch, row.Step, blend, result, row.Train, row.LR, mark, time.Since(began).Seconds())
+	train := "training mse -"
+	if mo.n > 0 {
+		train = fmt.Sprintf("training mse %.4f", row.Train)
+	} else if t.step == mo.first {
+		train = "the start model, before any training step"
+	}
+	mo.lg.Printf("epoch %.2f step %d: validation mse %.4f (results alone %.4f) %s lr %.3g%s  [%.1fs]",
+		row.Epoch, row.Step, blend, result, train, row.LR, mark, time.Since(began).Seconds())
 	if mo.curve != nil {
 		return mo.curve.Write(row)
 	}
@@ -291,7 +299,11 @@ func (mo *nnueMonitor) finish() (*nnue.Model, error) {
 		}
 	}
 	if mo.val != nil && !math.IsInf(mo.bestVal, 1) {
-		mo.lg.Printf("lowest validation mse %.4f at epoch %.2f (step %d)", mo.bestVal, mo.bestRow.Epoch, mo.bestRow.Step)
+		if mo.bestRow.Step == mo.first && mo.t.step > mo.first {
+			mo.lg.Printf("lowest validation mse %.4f at epoch %.2f (step %d): the start model's own; no step of this run beat it", mo.bestVal, mo.bestRow.Epoch, mo.bestRow.Step)
+		} else {
+			mo.lg.Printf("lowest validation mse %.4f at epoch %.2f (step %d)", mo.bestVal, mo.bestRow.Epoch, mo.bestRow.Step)
+		}
 	}
 	if mo.cfg.Plot != "" {
 		if err := mo.plot(); err != nil {

@@ -383,6 +383,45 @@ func TestEpochLogFile(t *testing.T) {
 	}
 }
 
+// TestRunNNUEBestValStart: a warm start that training only makes worse (a rate of 3 wrecks the
+// net) keeps the start model: its own validation counts as the lowest, the log says so, and no
+// log line reads NaN (the start's row has no training loss yet).
+func TestRunNNUEBestValStart(t *testing.T) {
+	shards := writeShards(t)
+	dir := t.TempDir()
+	warm := NNUEConfig{Game: ataxx.Info, Arch: windowArch(32, 0), Shards: shards, Steps: 20, Batch: 32, LR: 1e-2,
+		Out: filepath.Join(dir, "w.nnue"), Every: 1000, Seed: 1}
+	if _, err := RunNNUE(context.Background(), warm, testLog{t}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := NNUEConfig{Game: ataxx.Info, Shards: shards, Model: warm.Out, Steps: 20, Batch: 32, LR: 3,
+		Out: filepath.Join(dir, "s.nnue"), Every: 1000, Seed: 2, ValFrac: 0.5, ValEvery: 10, BestVal: true,
+		EpochCSV: filepath.Join(dir, "s.csv")}
+	var log bytes.Buffer
+	if _, err := RunNNUE(context.Background(), cfg, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rows, err := ReadEpochCSV(cfg.EpochCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 || rows[0].Step != 20 {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows[1:] {
+		if r.Val <= rows[0].Val {
+			t.Fatalf("a rate of 3 did not make the validation worse: %+v", rows)
+		}
+	}
+	out, err := nnue.Load(cfg.Out)
+	if err != nil || out.Step != 20 {
+		t.Fatalf("out: %v, step %d; want the start model (step 20)", err, out.Step)
+	}
+	if !strings.Contains(log.String(), "the start model's own") || strings.Contains(log.String(), "NaN") {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
 // TestRunNNUEBestVal: when the validation loss rises (here the step schedule multiplies the
 // rate by 300 after step 20, which wrecks the net), BestVal writes the model of the lowest
 // validation loss to Out (an earlier step, the one the epoch CSV names) and the last to
