@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= nnab
 B       ?= alphabeta
 
-.PHONY: all build pgo deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check
+.PHONY: all build pgo deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check report
 
 all: build
 
@@ -93,6 +93,12 @@ perft: build
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./judge
+
+# The shipped Bacteria War nets' training report (docs/training-report.html), made from what is
+# committed beside the nets: provenance.tsv (one row per shipped net) and the NNNNNN-train.log
+# files. Run it after a net ships; pipeline's TestCommittedReport fails until it is.
+report:
+	$(GO) run ./cmd/loop -game bacteria-war -report docs/training-report.html
 
 # go.mod and go.sum are tidy: this prints nothing when they are (it may download the test
 # dependencies of dependencies once).

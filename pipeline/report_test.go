@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -45,5 +48,52 @@ func TestShippedReport(t *testing.T) {
 		if strings.Contains(page, link) {
 			t.Errorf("the page loads from the network (%s...)", link)
 		}
+	}
+}
+
+// TestCommittedReport: docs/training-report.html, the shipped nets' report that the README
+// links, names every net of provenance.tsv in its gate and provenance tables, and is exactly
+// what `make report` writes from the committed provenance and training logs now.
+func TestCommittedReport(t *testing.T) {
+	t.Chdir("..") // the repository root, where `make report` runs
+	dir := filepath.Join("models", "bacteria-war", "nnue")
+	rows, err := ReadProvenance(filepath.Join(dir, "provenance.tsv"), "bacteria-war")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("docs", "training-report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := string(b)
+	section := func(id string) string {
+		i := strings.Index(committed, `<table id="`+id+`">`)
+		if i < 0 {
+			t.Fatalf("docs/training-report.html has no %s table", id)
+		}
+		j := strings.Index(committed[i:], "</table>")
+		if j < 0 {
+			t.Fatalf("docs/training-report.html: the %s table does not end", id)
+		}
+		return committed[i : i+j]
+	}
+	gates, prov := section("gates"), section("provenance")
+	for _, p := range rows {
+		for name, table := range map[string]string{"gates": gates, "provenance": prov} {
+			if !regexp.MustCompile(`<tr><td[^>]*>` + regexp.QuoteMeta(p.Net) + `</td>`).MatchString(table) {
+				t.Errorf("provenance.tsv names net %s, the committed report's %s table lacks it: run make report", p.Net, name)
+			}
+		}
+	}
+	r, err := ShippedReport("bacteria-war", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fresh bytes.Buffer
+	if err := r.Write(&fresh); err != nil {
+		t.Fatal(err)
+	}
+	if fresh.String() != committed {
+		t.Error("docs/training-report.html is not what the committed provenance and logs give now: run make report")
 	}
 }

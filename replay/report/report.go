@@ -11,8 +11,10 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"colony/internal/atomicfile"
 )
@@ -101,14 +103,45 @@ type chart struct {
 	b                              strings.Builder
 }
 
+// labelCharWidth is about how wide a character of an axis label (11 px) is drawn.
+const labelCharWidth = 6.5
+
+// shortLabel is a generation's name on the x axis: a net's number without its leading zeros
+// ("000016": "16"), any other name as it is ("gen 3").
+func shortLabel(name string) string {
+	if name == "" || strings.Trim(name, "0123456789") != "" {
+		return name
+	}
+	if t := strings.TrimLeft(name, "0"); t != "" {
+		return t
+	}
+	return "0"
+}
+
+// xTitle names the Elo chart's x axis.
+func (r *Report) xTitle() string {
+	for _, g := range r.Generations {
+		if shortLabel(g.Name) != g.Name {
+			return "net (its number)"
+		}
+	}
+	return "generation"
+}
+
 func newChart(x0, x1, y0, y1 float64, xTicks bool) *chart {
+	return newChartBottom(x0, x1, y0, y1, xTicks, 36)
+}
+
+// newChartBottom is newChart with a bottom margin of bottom pixels (slanted labels need more).
+func newChartBottom(x0, x1, y0, y1 float64, xTicks bool, bottom float64) *chart {
 	if x1 <= x0 {
 		x1 = x0 + 1
 	}
 	if y1 <= y0 {
 		y0, y1 = y0-1, y1+1
 	}
-	c := &chart{w: 720, h: 260, left: 56, right: 150, top: 16, bottom: 36, x0: x0, x1: x1, y0: y0, y1: y1, xTicks: xTicks}
+	bottom = max(bottom, 36)
+	c := &chart{w: 720, h: 224 + bottom, left: 56, right: 150, top: 16, bottom: bottom, x0: x0, x1: x1, y0: y0, y1: y1, xTicks: xTicks}
 	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" class="chart">`, c.w, c.h)
 	c.axes()
 	return c
@@ -162,8 +195,10 @@ func (c *chart) svg() template.HTML {
 // num writes an axis label with few digits.
 func num(v float64) string {
 	switch a := math.Abs(v); {
-	case a >= 1000:
+	case a >= 10000:
 		return fmt.Sprintf("%.0fk", v/1000)
+	case a >= 1000:
+		return fmt.Sprintf("%.1fk", v/1000)
 	case a >= 10:
 		return fmt.Sprintf("%.0f", v)
 	default:
@@ -195,6 +230,7 @@ func (r *Report) LossChart() template.HTML {
 	for k, cv := range shown {
 		c.line(cv.Step, cv.Loss, palette[k%len(palette)], cv.Name, k)
 	}
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">training step</text>`, (c.left+c.w-c.right)/2, c.h-4)
 	return c.svg()
 }
 
@@ -208,7 +244,18 @@ func (r *Report) EloChart() template.HTML {
 		y0, y1 = min(y0, g.Elo-g.EloErr), max(y1, g.Elo+g.EloErr)
 	}
 	n := float64(len(r.Generations))
+	// The x axis names each generation by its short label ("000016" as 16); where even those
+	// are wider than a generation's slot they are written slanted, below a deeper margin.
+	labels, widest := make([]string, len(r.Generations)), 0
+	for i, g := range r.Generations {
+		labels[i] = shortLabel(g.Name)
+		widest = max(widest, len(labels[i]))
+	}
 	c := newChart(0, n+0.5, y0, y1, false)
+	slant := float64(widest)*labelCharWidth > (c.w-c.left-c.right)/(n+0.5)-4
+	if slant {
+		c = newChartBottom(0, n+0.5, y0, y1, false, 36+float64(widest)*labelCharWidth*0.7)
+	}
 	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">start</text>`, c.x(0), c.h-c.bottom+16)
 	fmt.Fprintf(&c.b, `<circle cx="%.1f" cy="%.1f" r="4" fill="#7d8590"/>`, c.x(0), c.y(0))
 	prev := 0.0
@@ -228,12 +275,30 @@ func (r *Report) EloChart() template.HTML {
 		}
 		fmt.Fprintf(&c.b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="#2f6fd6" stroke-width="1.5"><title>%s: %s</title></circle>`,
 			x, c.y(g.Elo), fill, template.HTMLEscapeString(g.Name), template.HTMLEscapeString(g.Gate))
-		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, x, c.h-c.bottom+16, template.HTMLEscapeString(g.Name))
+		if slant {
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick xlabel" text-anchor="end" transform="rotate(-40 %.1f %.1f)">%s</text>`,
+				x+3, c.h-c.bottom+14, x+3, c.h-c.bottom+14, template.HTMLEscapeString(labels[i]))
+		} else {
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick xlabel" text-anchor="middle">%s</text>`, x, c.h-c.bottom+16, template.HTMLEscapeString(labels[i]))
+		}
 		prev = g.Elo
 	}
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, (c.left+c.w-c.right)/2, c.h-4, r.xTitle())
 	c.legend(0, "#2f6fd6", "promoted, measured")
 	c.legend(1, "#7d8590", "95% gate interval")
 	return c.svg()
+}
+
+// cellClass lays out a table cell by its text: a number right-aligned, a short text on one
+// line, a long one wrapped in a column of readable width.
+func cellClass(text string) string {
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", ""), 64); err == nil {
+		return "num"
+	}
+	if utf8.RuneCountInString(text) <= 12 {
+		return "short"
+	}
+	return "long"
 }
 
 // ImageURL is the image as a data: URL (no file, no network).
@@ -253,15 +318,18 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 		return fmt.Sprintf("%+.0f ± %.0f", g.EloDiff, g.EloErr)
 	},
 	"rating": func(x float64) string { return fmt.Sprintf("%+.0f", x) },
+	"cell":   cellClass,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="colony-report" content="{{.Meta}}">
 <title>{{.Title}}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;color:#1f2328;margin:18px 24px;max-width:1100px}
+body{font:14px/1.45 system-ui,sans-serif;color:#1f2328;margin:18px 24px;max-width:1400px}
 h1{font-size:20px}h2{font-size:16px;margin-top:26px}
 table{border-collapse:collapse;margin:6px 0}th,td{padding:3px 9px;border-bottom:1px solid #d0d7de;text-align:left;vertical-align:top}
-th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f6f8fa;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.short{white-space:nowrap}td.long{min-width:12em;overflow-wrap:anywhere}
+.wide{overflow-x:auto;max-width:100%}table{font-size:13px}
 .note{color:#57606a;margin:2px 0}.chart .frame{fill:#fbfbfb;stroke:#8c959f}.chart .grid{stroke:#eaeef2}
 .chart .tick{font-size:11px;fill:#57606a}.chart .bar{stroke:#7d8590;stroke-width:1.4}
 img{max-width:520px;border:1px solid #d0d7de;margin:4px 8px 4px 0}
@@ -275,13 +343,13 @@ img{max-width:520px;border:1px solid #d0d7de;margin:4px 8px 4px 0}
 <h2>Elo by generation</h2>
 {{with .EloChart}}<p class="note">The best net's Elo after each generation (generation 0: 0), each gate's 95% interval as a bar.</p>{{.}}{{else}}<p class="note">No generation gated yet.</p>{{end}}
 <h2>Gate results</h2>
-{{if .Generations}}<table id="gates"><tr><th>generation</th><th>candidate</th><th>games</th><th>score</th><th>Elo vs best</th><th>promoted</th><th>best Elo</th><th>gate</th></tr>
-{{range .Generations}}<tr><td>{{.Name}}</td><td>{{.Candidate}}</td><td class="num">{{if .Games}}{{.Games}}{{end}}</td><td class="num">{{if .Games}}{{pct .Score}}{{end}}</td><td class="num">{{elo .}}</td><td>{{if .Promoted}}<span class="yes">yes</span>{{else}}<span class="no">no</span>{{end}}</td><td class="num">{{rating .Elo}}</td><td>{{.Gate}}</td></tr>
-{{end}}</table>{{else}}<p class="note">None.</p>{{end}}
+{{if .Generations}}<div class="wide"><table id="gates"><tr><th>generation</th><th>candidate</th><th>games</th><th>score</th><th>Elo vs best</th><th>promoted</th><th>best Elo</th><th>gate</th></tr>
+{{range .Generations}}<tr><td class="short">{{.Name}}</td><td class="short">{{.Candidate}}</td><td class="num">{{if .Games}}{{.Games}}{{end}}</td><td class="num">{{if .Games}}{{pct .Score}}{{end}}</td><td class="num">{{elo .}}</td><td>{{if .Promoted}}<span class="yes">yes</span>{{else}}<span class="no">no</span>{{end}}</td><td class="num">{{rating .Elo}}</td><td class="long">{{.Gate}}</td></tr>
+{{end}}</table></div>{{else}}<p class="note">None.</p>{{end}}
 {{with .Provenance}}<h2>Provenance</h2>
-<table id="provenance"><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
+<div class="wide"><table id="provenance"><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td class="{{cell .}}">{{.}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}
 {{if .Settings}}<h2>Settings</h2><table id="settings">{{range .Settings}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>{{end}}
 {{if .Images}}<h2>Plots</h2>{{range .Images}}<figure style="display:inline-block;margin:0"><img src="{{.ImageURL}}" alt="{{.Name}}"><figcaption class="note">{{.Name}}</figcaption></figure>{{end}}{{end}}
 </body></html>
