@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,7 @@ import (
 
 	"colony/agent"
 	"colony/arena"
+	"colony/judge"
 	"colony/registry"
 	"colony/replay"
 )
@@ -399,8 +401,14 @@ func checkReplay(t *testing.T, game, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if logged != (points > 0) {
-		t.Fatalf("evaluations logged %v, graph points %d", logged, points)
+	if logged != (points > 0) || points != len(g.Eval) {
+		t.Fatalf("evaluations logged %v, graph points %d, the page's data %d", logged, points, len(g.Eval))
+	}
+	if len(g.Seats) == 2 {
+		checkGraphLines(t, ctx, g)
+	}
+	if game == "bacteria-war" {
+		checkNoSawtooth(t, root, g, filepath.Join(dir, "sawtooth.html"))
 	}
 
 	if dir := os.Getenv("REPLAY_SCREENSHOTS"); dir != "" {
@@ -447,4 +455,92 @@ func clockText(ms int64) string {
 		sign, ms = "-", -ms
 	}
 	return fmt.Sprintf("%s%d.%03d s", sign, ms/1000, ms%1000)
+}
+
+// graphLines is what the evaluation graph draws: each line's seat and its points' heights, and
+// the big swings listed under it.
+type graphLines struct {
+	Seats  []int       `json:"seats"`
+	Ys     [][]float64 `json:"ys"`
+	Swings []int       `json:"swings"` // the plies the list links to
+}
+
+const readGraph = `(() => {
+  const seats = [], ys = [];
+  document.querySelectorAll("#graph path.series").forEach(p => {
+    seats.push(Number(p.dataset.seat));
+    ys.push(p.getAttribute("d").split(/[ML]/).filter(x => x).map(x => Number(x.trim().split(" ")[1])));
+  });
+  const swings = [...document.querySelectorAll("#swings a")].map(a => Number(a.dataset.ply));
+  return {seats, ys, swings};
+})()`
+
+// checkGraphLines: a two-player game's graph draws one line per engine that logged scores, each
+// through that engine's points alone, and lists the page's swings.
+func checkGraphLines(t *testing.T, ctx context.Context, g *replay.Game) {
+	t.Helper()
+	gl, err := chromedp.Run(ctx, chromedp.Evaluate[graphLines](readGraph))
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[int]int{}
+	for _, p := range g.Eval {
+		per[p.Seat]++
+	}
+	if len(gl.Seats) != len(per) {
+		t.Fatalf("the graph draws %d lines for seats %v; the engines of %d seats logged scores", len(gl.Seats), gl.Seats, len(per))
+	}
+	for i, seat := range gl.Seats {
+		if len(gl.Ys[i]) != per[seat] {
+			t.Errorf("seat %d's line has %d points, its engine logged %d", seat, len(gl.Ys[i]), per[seat])
+		}
+	}
+	if len(gl.Swings) != len(g.Swings) {
+		t.Fatalf("the page lists swings at %v, its data has %+v", gl.Swings, g.Swings)
+	}
+	for i, w := range g.Swings {
+		if gl.Swings[i] != w.Ply {
+			t.Errorf("swing %d at ply %d, the data says %d", i, gl.Swings[i], w.Ply)
+		}
+	}
+}
+
+// checkNoSawtooth: the game again with both engines saying "+2.00 for me" at every move. From
+// O's side that alternates between +0.76 and -0.76; drawn as one line it was a sawtooth with a
+// big swing at every move. Now each engine's line is flat and no swing is listed.
+func checkNoSawtooth(t *testing.T, root context.Context, g *replay.Game, out string) {
+	t.Helper()
+	saw := *g
+	saw.Moves = slices.Clone(g.Moves)
+	for k := range saw.Moves {
+		s := int32(200)
+		saw.Moves[k].Info = &judge.Info{Move: k/2 + 1, Score: &s}
+	}
+	if err := replay.NewPage([]*replay.Game{&saw}, nil).WriteFile(out); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := chromedp.NewContext(root)
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 20*time.Second)
+	defer stop()
+	if err := chromedp.Do(ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: out}).String()), chromedp.WaitVisible(chromedp.CSS("#graph"))); err != nil {
+		t.Fatal(err)
+	}
+	gl, err := chromedp.Run(ctx, chromedp.Evaluate[graphLines](readGraph))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gl.Seats) != 2 || len(gl.Swings) != 0 {
+		t.Fatalf("both engines at +2.00 for themselves: %d lines, swings at %v; want two flat lines, no swing", len(gl.Seats), gl.Swings)
+	}
+	for i, ys := range gl.Ys {
+		for _, y := range ys {
+			if y != ys[0] {
+				t.Fatalf("seat %d's line is not flat: %v", gl.Seats[i], ys)
+			}
+		}
+	}
+	if gl.Ys[0][0] == gl.Ys[1][0] {
+		t.Errorf("O's and X's engines drawn at the same height %v: the scores were not turned to O's side", gl.Ys[0][0])
+	}
 }

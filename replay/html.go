@@ -45,6 +45,9 @@ type Page struct {
 // NewPage is the page of games: a single replay for one game, a run view with standings,
 // filters and every game for more.
 func NewPage(gs []*Game, summary json.RawMessage) *Page {
+	for _, g := range gs {
+		g.evaluations()
+	}
 	p := &Page{Format: PageFormat, Version: PageVersion, Games: gs, Summary: summary, SeedText: seedText(summary)}
 	switch {
 	case len(gs) == 1 && summary == nil:

@@ -38,6 +38,10 @@ type Game struct {
 	// Base is the first coordinate label of the board (1 for the judge's 1-based rows and
 	// columns, 0 for games whose programs count from 0).
 	Base int `json:"base"`
+	// Eval are the engines' evaluations of their moves as the graph draws them (one line per
+	// seat), and Swings the big ones among them (NewPage sets both; see evaluations).
+	Eval   []EvalPoint `json:"eval,omitempty"`
+	Swings []Swing     `json:"swings,omitempty"`
 }
 
 // Verdict is a rule violation of the program in Seat: TLE, RE or crash.

@@ -38,14 +38,6 @@
     var neg = ms < 0; ms = Math.abs(ms);
     return (neg ? "-" : "") + Math.floor(ms / 1000) + "." + String(Math.floor(ms % 1000)).padStart(3, "0") + " s";
   }
-  // value is an engine's account of its move as the mover's expected result in [-1, 1].
-  function value(info) {
-    if (!info) return null;
-    if (info.proven) return info.proven > 0 ? 1 : -1;
-    if (info.value !== undefined) return Math.max(-1, Math.min(1, info.value));
-    if (info.score !== undefined) return Math.tanh(info.score / 400);
-    return null;
-  }
   function infoText(info) {
     if (!info) return "";
     var parts = [];
@@ -57,14 +49,6 @@
     else if (info.nodes) parts.push(info.nodes + " nodes");
     return parts.join(", ");
   }
-  // point is the graph's value after move k (FIRST's side in two-player games).
-  function point(g, k) {
-    var m = g.moves[k], v = value(m.info);
-    if (v === null) return null;
-    if (g.seats.length === 2 && m.seat === 1) v = -v;
-    return v;
-  }
-
   // ---- the board ----
   var CS = 48, M = 26;
   function drawBoard(g, f, move) {
@@ -185,28 +169,33 @@
   var GW = 640, GH = 150, GP = 22;
   function gx(g, k) { return GP + (g.moves.length ? k / g.moves.length : 0) * (GW - 2 * GP); }
   function gy(v) { return GH / 2 - v * (GH / 2 - 12); }
+  // The points are the page's g.eval: each engine's evaluation of its moves, in a two-player
+  // game turned to the first seat's view and drawn as one line per seat; the big swings are
+  // g.swings, an engine's evaluation against its own previous one (the page's Go side).
   function drawGraph(g, wrap) {
-    var pts = [];
-    g.moves.forEach(function (m, k) { var v = point(g, k); if (v !== null) pts.push([k + 1, v, m.seat]); });
+    var pts = g.eval || [];
     if (!pts.length) { wrap.appendChild(h("p", { "class": "meta", id: "noeval" }, "No evaluations logged by the engines of this game.")); return; }
     var svg = s("svg", { id: "graph", width: GW, height: GH });
     svg.appendChild(s("line", { "class": "axis", x1: GP, y1: 12, x2: GP, y2: GH - 12 }));
     svg.appendChild(s("line", { "class": "zero", x1: GP, y1: gy(0), x2: GW - GP, y2: gy(0) }));
     var two = g.seats.length === 2;
-    svg.appendChild(s("text", { x: 2, y: 14 }, two ? "+1" : "+1"));
+    svg.appendChild(s("text", { x: 2, y: 14 }, "+1"));
     svg.appendChild(s("text", { x: 2, y: GH - 6 }, "−1"));
-    svg.appendChild(s("text", { x: GP + 4, y: 10 }, two ? g.seats[0].name + " better ↑" : "mover's value"));
-    var col = colors(g), swings = [];
+    svg.appendChild(s("text", { x: GP + 4, y: 10 }, two ? g.seats[0].name + " better ↑ (each engine's score from " + g.seats[0].name + "'s side)" : "mover's value"));
+    var col = colors(g), swings = g.swings || [];
     if (two) {
-      var d = pts.map(function (p, i) { return (i ? "L" : "M") + gx(g, p[0]).toFixed(1) + " " + gy(p[1]).toFixed(1); }).join("");
-      svg.appendChild(s("path", { "class": "series", d: d }));
+      g.seats.forEach(function (seat, k) {
+        var mine = pts.filter(function (p) { return p.seat === k; });
+        if (!mine.length) return;
+        var d = mine.map(function (p, i) { return (i ? "L" : "M") + gx(g, p.ply).toFixed(1) + " " + gy(p.v).toFixed(1); }).join("");
+        svg.appendChild(s("path", { "class": "series", d: d, stroke: col[k], "data-seat": k }));
+      });
     }
-    pts.forEach(function (p, i) {
-      svg.appendChild(s("circle", { cx: gx(g, p[0]), cy: gy(p[1]), r: 2.5, fill: col[p[2]], "data-ply": p[0] }));
-      if (two && i > 0 && Math.abs(p[1] - pts[i - 1][1]) >= 0.5) {
-        swings.push([pts[i - 1], p]);
-        svg.appendChild(s("circle", { "class": "swing", cx: gx(g, p[0]), cy: gy(p[1]), r: 6, "data-ply": p[0] }));
-      }
+    pts.forEach(function (p) {
+      svg.appendChild(s("circle", { cx: gx(g, p.ply), cy: gy(p.v), r: 2.5, fill: col[p.seat], "data-ply": p.ply }));
+    });
+    swings.forEach(function (w) {
+      svg.appendChild(s("circle", { "class": "swing", cx: gx(g, w.ply), cy: gy(w.to), r: 6, "data-swing": w.ply }));
     });
     svg.appendChild(s("line", { "class": "cursor", id: "cursor", x1: gx(g, ply), y1: 8, x2: gx(g, ply), y2: GH - 8 }));
     svg.addEventListener("click", function (ev) {
@@ -214,16 +203,25 @@
       go(Math.round(frac * g.moves.length));
     });
     wrap.appendChild(svg);
+    if (two) {
+      var key = h("div", { "class": "meta", id: "graph-key" });
+      g.seats.forEach(function (seat, k) {
+        if (k) key.appendChild(document.createTextNode("  "));
+        key.appendChild(h("span", { "class": "swatch", style: "background:" + col[k] }));
+        key.appendChild(document.createTextNode(seat.name + "'s engine (" + seat.entry + ")"));
+      });
+      wrap.appendChild(key);
+    }
     var sw = h("div", { id: "swings" });
     if (swings.length) {
-      sw.appendChild(document.createTextNode("Big swings (≥ 0.5): "));
+      sw.appendChild(document.createTextNode("Big swings (one engine's score moving ≥ 0.5 from its last, " + g.seats[0].name + "'s side): "));
       swings.forEach(function (w, i) {
-        var a = h("a", { href: "javascript:void 0", "data-ply": w[1][0] }, "move " + w[1][0] + " (" + w[0][1].toFixed(2) + " → " + w[1][1].toFixed(2) + ")");
-        a.addEventListener("click", function () { go(w[1][0]); });
+        var a = h("a", { href: "javascript:void 0", "data-ply": w.ply }, "move " + w.ply + " by " + g.seats[w.seat].name + " (" + w.from.toFixed(2) + " → " + w.to.toFixed(2) + ")");
+        a.addEventListener("click", function () { go(w.ply); });
         if (i) sw.appendChild(document.createTextNode(", "));
         sw.appendChild(a);
       });
-    } else sw.textContent = "No big swings (≥ 0.5).";
+    } else if (two) sw.textContent = "No big swings (one engine's score moving ≥ 0.5 from its last).";
     wrap.appendChild(sw);
   }
 
