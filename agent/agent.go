@@ -162,7 +162,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if set["prove"] {
 		o.ProverShare = *prove
 	}
-	if err := checkRanges(o); err != nil {
+	if err := o.Check(); err != nil {
 		return fail("%v", err)
 	}
 	if *book != "none" {
@@ -197,27 +197,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// checkRanges refuses engine options out of their range.
-func checkRanges(o agentdef.EngineOptions) error {
-	switch {
-	case o.BlendWeight < 0 || o.BlendWeight > 1:
-		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)
-	case o.BlendDepth < 0 || o.BlendDepth > 8:
-		return fmt.Errorf("-value-depth %d: want [0, 8]", o.BlendDepth)
-	case o.BlendWeight > 0 && o.BlendScale <= 0:
-		return fmt.Errorf("-value-scale %v: want > 0", o.BlendScale)
-	case o.CPuct < 0:
-		return fmt.Errorf("-cpuct %v: want >= 0", o.CPuct)
-	case o.ProverShare < 0 || o.ProverShare > 0.9:
-		return fmt.Errorf("-prove %v: want [0, 0.9]", o.ProverShare)
-	case o.Endgame < 0:
-		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
-	case o.Playouts < 0 || o.HashMB < 0 || o.Nodes < 0 || o.NodeClock < 0:
-		return fmt.Errorf("-playouts, -hash, -nodes and -node-clock must be >= 0")
-	}
-	return nil
 }
 
 // runPerft prints the perft count of board (the start position when empty) to depth.

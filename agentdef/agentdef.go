@@ -16,6 +16,7 @@ import (
 
 	"colony/contract"
 	"colony/engine"
+	"colony/engine/alphabeta"
 	"colony/nn/nnue"
 )
 
@@ -51,6 +52,17 @@ type Def[P contract.Position[P, M], M contract.Move] struct {
 	// evaluator with the given sizes: how its cells, players and encoder planes map onto the
 	// scheme (the trainer's fresh nets). Nil: the game has none.
 	NNUEArch func(hidden, l1 int) nnue.Arch
+	// OpeningSearch judges the referee's random openings (arena -opening-max-score): an
+	// opening it scores beyond the bound is drawn again. Zero Engine: the game has none.
+	OpeningSearch OpeningSearch
+}
+
+// OpeningSearch is the search that scores an opening: the engine Engine with Options under
+// Limits, from a new game.
+type OpeningSearch struct {
+	Engine  string
+	Options EngineOptions
+	Limits  engine.Limits
 }
 
 // EngineSpec is one engine a game offers to the agent.
@@ -109,6 +121,38 @@ type EngineOptions struct {
 	// Book, when set, answers the positions it holds before the engine is asked (an opening
 	// book, see contract.Book); games with a judge notation only.
 	Book *contract.Book
+}
+
+// Check refuses settings out of their range, time rules that do not parse (TimeRules) and
+// search experiments that do not exist (Experiments): the one check of the engine settings,
+// made where they are parsed (the agent's flags), each error naming its flag. The engines'
+// constructors take the settings as checked; what they check themselves is their files (a
+// model that does not load, EngineSpec.Check).
+func (o EngineOptions) Check() error {
+	switch {
+	case o.BlendWeight < 0 || o.BlendWeight > 1:
+		return fmt.Errorf("-value-blend %v: want [0, 1]", o.BlendWeight)
+	case o.BlendDepth < 0 || o.BlendDepth > 8:
+		return fmt.Errorf("-value-depth %d: want [0, 8]", o.BlendDepth)
+	case o.BlendWeight > 0 && o.BlendScale <= 0:
+		return fmt.Errorf("-value-scale %v: want > 0", o.BlendScale)
+	case o.CPuct < 0:
+		return fmt.Errorf("-cpuct %v: want >= 0", o.CPuct)
+	case o.ProverShare < 0 || o.ProverShare > 0.9:
+		return fmt.Errorf("-prove %v: want [0, 0.9]", o.ProverShare)
+	case o.Endgame < 0:
+		return fmt.Errorf("-endgame %d: want >= 0", o.Endgame)
+	case o.Playouts < 0 || o.HashMB < 0 || o.Nodes < 0 || o.NodeClock < 0:
+		return fmt.Errorf("-playouts, -hash, -nodes and -node-clock must be >= 0")
+	}
+	if err := alphabeta.CheckTime(o.TimeRules); err != nil {
+		return fmt.Errorf("-tm: %w", err)
+	}
+	var so alphabeta.Options
+	if err := so.SetExperiments(o.Experiments); err != nil {
+		return fmt.Errorf("-exp: %w", err)
+	}
+	return nil
 }
 
 // ProtocolSpec is a protocol the agent speaks for one game.

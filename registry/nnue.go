@@ -15,12 +15,14 @@ import (
 
 // abOptions are the alpha-beta search options (engine/alphabeta) of the agent's settings o:
 // the seed, the table size, the node budget, the time rules and the experiments, by name.
+// o is checked where it was parsed (agentdef.EngineOptions.Check); an unknown experiment
+// still fails here with the same text, since turning one on is a lookup by name.
 func abOptions(o agentdef.EngineOptions) (alphabeta.Options, error) {
 	so := alphabeta.Options{Seed: o.Seed, HashMB: o.HashMB, Nodes: o.Nodes, Time: o.TimeRules}
-	if err := alphabeta.CheckTime(o.TimeRules); err != nil {
-		return so, fmt.Errorf("-tm: %w", err)
+	if err := so.SetExperiments(o.Experiments); err != nil {
+		return so, fmt.Errorf("-exp: %w", err)
 	}
-	return so, so.SetExperiments(o.Experiments)
+	return so, nil
 }
 
 // nnabNets holds the net nnab loaded last: the agent's check at start and the engine built
@@ -60,11 +62,9 @@ func (c *netCache) load(path string) (*nnue.Net, error) {
 	return net, nil
 }
 
-// checkNNAB validates nnab's settings at the agent's start: the experiments' names and the net.
+// checkNNAB loads nnab's net at the agent's start (its settings are checked where they are
+// parsed: agentdef.EngineOptions.Check).
 func checkNNAB(o agentdef.EngineOptions) error {
-	if _, err := abOptions(o); err != nil {
-		return fmt.Errorf("nnab: %w", err)
-	}
 	_, err := nnabNets.load(o.Model)
 	return err
 }
@@ -72,7 +72,7 @@ func checkNNAB(o agentdef.EngineOptions) error {
 func newNNAB(o agentdef.EngineOptions) (*nnab.Engine, error) {
 	so, err := abOptions(o)
 	if err != nil {
-		return nil, fmt.Errorf("nnab: %w", err)
+		return nil, err
 	}
 	net, err := nnabNets.load(o.Model)
 	if err != nil {
