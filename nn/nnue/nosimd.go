@@ -2,6 +2,8 @@
 
 package nnue
 
+import "unsafe"
+
 // Without GOEXPERIMENT=simd on amd64 only the portable kernels exist.
 
 const cpuSIMD = false
@@ -12,6 +14,6 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 { panic("nnue: no SIMD k
 func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	panic("nnue: no SIMD kernels in this build")
 }
-func tradeRowsSIMD(dst, src []uint64, ft []int16, add, sub []int32) {
+func tradeRowsSIMD(dst, src []uint64, add, sub []unsafe.Pointer) {
 	panic("nnue: no SIMD kernels in this build")
 }

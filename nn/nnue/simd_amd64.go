@@ -55,15 +55,21 @@ func subRowSIMD(dst, src []uint64, row []int16) {
 // dotClipSIMD returns sum_i CReLU(lane i of a) * w[i] (w: 4*len(a) int16 weights).
 func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 	n := len(a) / 4
+	if n == 0 {
+		return 0
+	}
 	_ = w[16*n-1]
 	bias := archsimd.BroadcastInt16x16(-0x8000)
 	zero := archsimd.BroadcastInt16x16(0)
 	top := archsimd.BroadcastInt16x16(qa)
 	var s archsimd.Int32x8
-	for i := range n {
-		v := archsimd.LoadInt16x16(lanes16(a, i)).Xor(bias)
+	pa := unsafe.Pointer(unsafe.SliceData(a)) // bumped a chunk at a time (as dotSqSIMD)
+	pw := unsafe.Pointer(unsafe.SliceData(w))
+	for range n {
+		v := archsimd.LoadInt16x16((*[16]int16)(pa)).Xor(bias)
 		c := v.Max(zero).Min(top)
-		s = s.Add(c.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
+		s = s.Add(c.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(pw))))
+		pa, pw = unsafe.Add(pa, 32), unsafe.Add(pw, 32)
 	}
 	return sumLanes(s)
 }
@@ -77,8 +83,14 @@ func dotClipSIMD(a []uint64, w []int16, qa int16) int64 {
 // and the unsigned high half of lo*m (vpmulhuw). A shift by a variable count would move the
 // count into an XMM register in every iteration with a legacy-SSE MOVQ, which some CPUs
 // charge hundreds of cycles after 256-bit code (the file's comment).
+//
+// The lanes and weights are read through pointers bumped a chunk at a time: indexed, each
+// load took a bounds check and an address computation of its own (40 instructions a chunk).
 func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	n := len(a) / 4
+	if n == 0 {
+		return 0
+	}
 	_ = w[16*n-1]
 	bias := archsimd.BroadcastInt16x16(-0x8000)
 	zero := archsimd.BroadcastInt16x16(0)
@@ -86,12 +98,15 @@ func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	m := archsimd.BroadcastInt16x16(int16(1 << (16 - shift)))
 	mu := m.AsUint16x16()
 	var s archsimd.Int32x8
-	for i := range n {
-		v := archsimd.LoadInt16x16(lanes16(a, i)).Xor(bias)
+	pa := unsafe.Pointer(unsafe.SliceData(a))
+	pw := unsafe.Pointer(unsafe.SliceData(w))
+	for range n {
+		v := archsimd.LoadInt16x16((*[16]int16)(pa)).Xor(bias)
 		c := v.Max(zero).Min(top)
 		hi := c.MulHigh(c).Mul(m)
 		lo := c.Mul(c).AsUint16x16().MulHigh(mu).AsInt16x16()
-		s = s.Add(hi.Or(lo).DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(w[16*i:]))))
+		s = s.Add(hi.Or(lo).DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(pw))))
+		pa, pw = unsafe.Add(pa, 32), unsafe.Add(pw, 32)
 	}
 	return sumLanes(s)
 }
@@ -109,43 +124,83 @@ func sumLanes(s archsimd.Int32x8) int64 {
 		int64(out[4]) + int64(out[5]) + int64(out[6]) + int64(out[7])
 }
 
-// tradeRowsSIMD sets dst = src + sum_k (ft[add[k]:] - ft[sub[k]:]) lane-wise over one view's
+// tradeRowsSIMD sets dst = src + sum_k (add[k] - sub[k]) lane-wise over one view's
 // 4*len(dst) lanes: a move's window updates for that view in one pass, each accumulator lane
-// loaded and stored once (ft is the feature transformer lane-wise, add and sub the lane
-// offsets of each changed window's new and old feature rows). Four 16-lane chunks are kept in
-// registers while the windows' rows stream through; a view of fewer than 64 lanes is done a
-// chunk at a time.
-func tradeRowsSIMD(dst, src []uint64, ft []int16, add, sub []int32) {
+// loaded and stored once (add and sub point at the changed windows' new and old feature rows
+// of that view in the lane-wise feature transformer, each row 4*len(dst) lanes, which the
+// caller checks). A view of 128 lanes (the shipped nets') keeps all eight of its 16-lane
+// chunks in registers while the windows' rows stream through; other widths go four chunks,
+// then one, at a time. The rows come as pointers, so that each load is one instruction with
+// its offset folded in: from a table plus a scaled index the compiler forms every load's
+// address with two LEAQs, and through checked slice expressions (the kernel before) it ran
+// three times the instructions of the C++ export's kernel.
+func tradeRowsSIMD(dst, src []uint64, add, sub []unsafe.Pointer) {
 	n := len(dst) / 4
-	_ = src[len(dst)-1]
+	if n == 0 {
+		return
+	}
+	_ = src[4*n-1]
+	_ = dst[4*n-1]
 	sub = sub[:len(add)]
+	d := unsafe.Pointer(unsafe.SliceData(dst))
+	s := unsafe.Pointer(unsafe.SliceData(src))
+	if n == 8 {
+		s0 := archsimd.LoadInt16x16((*[16]int16)(s))
+		s1 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 32)))
+		s2 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 64)))
+		s3 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 96)))
+		s4 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 128)))
+		s5 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 160)))
+		s6 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 192)))
+		s7 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 224)))
+		for k, r := range add {
+			q := sub[k]
+			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r))).Sub(archsimd.LoadInt16x16((*[16]int16)(q)))
+			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 32)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 32))))
+			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 64)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 64))))
+			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 96)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 96))))
+			s4 = s4.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 128)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 128))))
+			s5 = s5.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 160)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 160))))
+			s6 = s6.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 192)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 192))))
+			s7 = s7.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 224)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 224))))
+		}
+		s0.Store((*[16]int16)(unsafe.Add(d, 0)))
+		s1.Store((*[16]int16)(unsafe.Add(d, 32)))
+		s2.Store((*[16]int16)(unsafe.Add(d, 64)))
+		s3.Store((*[16]int16)(unsafe.Add(d, 96)))
+		s4.Store((*[16]int16)(unsafe.Add(d, 128)))
+		s5.Store((*[16]int16)(unsafe.Add(d, 160)))
+		s6.Store((*[16]int16)(unsafe.Add(d, 192)))
+		s7.Store((*[16]int16)(unsafe.Add(d, 224)))
+		archsimd.ClearAVXUpperBits()
+		return
+	}
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		s0 := archsimd.LoadInt16x16(lanes16(src, i))
-		s1 := archsimd.LoadInt16x16(lanes16(src, i+1))
-		s2 := archsimd.LoadInt16x16(lanes16(src, i+2))
-		s3 := archsimd.LoadInt16x16(lanes16(src, i+3))
-		for k, a := range add {
-			r := ft[int(a)+16*i:][:64]
-			q := ft[int(sub[k])+16*i:][:64]
-			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r[0:16]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[0:16])))
-			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(r[16:32]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[16:32])))
-			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(r[32:48]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[32:48])))
-			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(r[48:64]))).Sub(archsimd.LoadInt16x16((*[16]int16)(q[48:64])))
+		o := uintptr(32 * i)
+		s0 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, o+0)))
+		s1 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, o+32)))
+		s2 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, o+64)))
+		s3 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, o+96)))
+		for k, r := range add {
+			r, q := unsafe.Add(r, o), unsafe.Add(sub[k], o)
+			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r))).Sub(archsimd.LoadInt16x16((*[16]int16)(q)))
+			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 32)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 32))))
+			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 64)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 64))))
+			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 96)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 96))))
 		}
-		s0.Store(lanes16(dst, i))
-		s1.Store(lanes16(dst, i+1))
-		s2.Store(lanes16(dst, i+2))
-		s3.Store(lanes16(dst, i+3))
+		s0.Store((*[16]int16)(unsafe.Add(d, o+0)))
+		s1.Store((*[16]int16)(unsafe.Add(d, o+32)))
+		s2.Store((*[16]int16)(unsafe.Add(d, o+64)))
+		s3.Store((*[16]int16)(unsafe.Add(d, o+96)))
 	}
 	for ; i < n; i++ {
-		s := archsimd.LoadInt16x16(lanes16(src, i))
-		for k, a := range add {
-			r := (*[16]int16)(ft[int(a)+16*i:])
-			q := (*[16]int16)(ft[int(sub[k])+16*i:])
-			s = s.Add(archsimd.LoadInt16x16(r)).Sub(archsimd.LoadInt16x16(q))
+		o := uintptr(32 * i)
+		v := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, o)))
+		for k, r := range add {
+			v = v.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, o)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(sub[k], o))))
 		}
-		s.Store(lanes16(dst, i))
+		v.Store((*[16]int16)(unsafe.Add(d, o)))
 	}
 	archsimd.ClearAVXUpperBits()
 }

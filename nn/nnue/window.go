@@ -1,6 +1,9 @@
 package nnue
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // windows are a window-input net's tables. Row (w, code) of rows (2*words words, both
 // perspectives) is what window w adds to the accumulator in state code as seen from player 0:
@@ -80,8 +83,9 @@ func unpackRow(words []uint64, out []int16) {
 	}
 }
 
-// maxWindows bounds a board's 2x2 windows (a board has at most 64 cells).
-const maxWindows = 64
+// batchWindows is the most windows the AVX2 update passes over at once: a legal Bacteria War
+// move changes its target's 3x3 block and its origin, whose windows number at most 16 + 4.
+const batchWindows = 20
 
 // row is the index of the first word of the row of the window with top-left cell tl on the
 // position pieces.
@@ -119,22 +123,36 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 	}
 	rw := t.rowW
 	if n.simdMove {
-		// The lane offsets of each touched window's old and new rows, per view (view 1 reads
-		// the state with own and other exchanged); then one pass per view.
-		var add, sub [2][maxWindows]int32
-		H, k := 2*rw, 0 // lanes of one view: a row is two views of H/4 words
-		for b := touched; b != 0; b &= b - 1 {
-			tl := uint(bits.TrailingZeros64(b))
-			base := int(t.index[tl]) * WindowStates
-			o := windowCode(before[0], before[1], tl, W)
-			a := windowCode(after[0], after[1], tl, W)
-			add[0][k], sub[0][k] = int32((base+a)*H), int32((base+o)*H)
-			add[1][k], sub[1][k] = int32((base+int(swapCode[a]))*H), int32((base+int(swapCode[o]))*H)
-			k++
+		// Each touched window's old and new rows, per view (view 1 reads the state with own
+		// and other exchanged), as pointers into the lane-wise feature transformer, each
+		// row's index checked against it here (the kernel reads them unchecked); then one
+		// pass per view, for up to batchWindows windows at a time (a legal Bacteria War move
+		// touches at most 20; the arrays are zeroed on every call, so they are kept small).
+		var add, sub [2][batchWindows]unsafe.Pointer
+		H := 2 * rw // lanes of one view: a row is two views of H/4 words
+		ft := t.ft16
+		rows := len(ft) / H
+		v := rw / 2 // words of one view
+		for touched != 0 {
+			k := 0
+			for ; touched != 0 && k < batchWindows; touched &= touched - 1 {
+				tl := uint(bits.TrailingZeros64(touched))
+				base := int(t.index[tl]) * WindowStates
+				o := windowCode(before[0], before[1], tl, W)
+				a := windowCode(after[0], after[1], tl, W)
+				ra, ro := base+a, base+o
+				sa, so := base+int(swapCode[a]), base+int(swapCode[o])
+				if uint(ra) >= uint(rows) || uint(ro) >= uint(rows) || uint(sa) >= uint(rows) || uint(so) >= uint(rows) {
+					panic("nnue: a window's row outside the feature transformer")
+				}
+				add[0][k], sub[0][k] = unsafe.Pointer(&ft[ra*H]), unsafe.Pointer(&ft[ro*H])
+				add[1][k], sub[1][k] = unsafe.Pointer(&ft[sa*H]), unsafe.Pointer(&ft[so*H])
+				k++
+			}
+			tradeRowsSIMD(dst[:v], src[:v], add[0][:k], sub[0][:k])
+			tradeRowsSIMD(dst[v:rw], src[v:rw], add[1][:k], sub[1][:k])
+			src = dst
 		}
-		v := rw / 2
-		tradeRowsSIMD(dst[:v], src[:v], t.ft16, add[0][:k], sub[0][:k])
-		tradeRowsSIMD(dst[v:rw], src[v:rw], t.ft16, add[1][:k], sub[1][:k])
 		return
 	}
 	// Portable: two windows per pass over dst.
