@@ -8,7 +8,7 @@ OPP     ?= alphabeta
 A       ?= nnab
 B       ?= alphabeta
 
-.PHONY: all build pgo deps test test-long test-s3 play match bench perft fuzz vet clean tidy-check report
+.PHONY: all build pgo deps test test-long test-s3 play match bench speed perft fuzz vet clean tidy-check report
 
 all: build
 
@@ -90,6 +90,20 @@ bench:
 
 perft: build
 	$(BIN)/agent -game bacteria-war -perft 6
+
+# The Go engine's speed against the C++ export's on the same searches (issue 78): the C++
+# file's --bench searches (cmd/speed -run) in the AVX2 build (GOEXPERIMENT=simd) and the
+# portable one, both with the agent's PGO profile as make build, and the C++ file built as the
+# judge builds it; SPEEDN runs of each, alternating. It prints each one's median nodes per
+# CPU-second and its ratio to the C++ file's.
+SPEEDN  ?= 9
+speed:
+	@mkdir -p $(BIN)/speed
+	GOEXPERIMENT=simd $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speed/go-avx2 ./cmd/speed
+	GOEXPERIMENT= $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speed/go-portable ./cmd/speed
+	$(GO) run ./cmd/export -game bacteria-war -lang cpp -o $(BIN)/speed/Main.cpp
+	cd $(BIN)/speed && g++ -std=c++17 -O2 -o cpp Main.cpp
+	$(BIN)/speed/go-avx2 -n $(SPEEDN) '$(BIN)/speed/go-avx2 -run' '$(BIN)/speed/go-portable -run' '$(BIN)/speed/cpp --bench'
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./judge
