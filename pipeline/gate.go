@@ -329,56 +329,13 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	st := store.WithRetry(raw, store.DefaultBackoff)
-	game := w.Game.Info().Name
-	var t GateTask
-	for deadline := time.Now().Add(w.Wait); ; {
-		b, err := st.Get(ctx, "gate/current.json")
-		if err == nil {
-			if err := json.Unmarshal(b, &t); err != nil {
-				return 0, fmt.Errorf("pipeline: gate/current.json: %w", err)
-			}
-			if err := t.check(game); err != nil {
-				return 0, fmt.Errorf("pipeline: gate/current.json: %w", err)
-			}
-			if _, err := st.Get(ctx, t.Prefix()+"/stop"); errors.Is(err, store.ErrNotFound) {
-				break // open
-			} else if err != nil {
-				return 0, err
-			}
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return 0, err
-		}
-		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("pipeline: no open gate in %s after %s", w.Run, w.Wait)
-		}
-		select {
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		case <-time.After(w.Poll):
-		}
+	t, err := w.openGate(ctx, st)
+	if err != nil {
+		return 0, err
 	}
-	nets := map[string]string{}
-	for _, sha := range []string{t.Candidate, t.Best} {
-		key := "nets/" + sha + nnueExt
-		b, err := st.Get(ctx, key)
-		if err != nil {
-			return 0, err
-		}
-		p := filepath.Join(w.Work, sha+nnueExt)
-		if err := os.MkdirAll(w.Work, 0o755); err != nil {
-			return 0, err
-		}
-		if err := atomicfile.WriteFile(p, b); err != nil {
-			return 0, err
-		}
-		m, err := nnue.Load(p)
-		if err != nil {
-			return 0, fmt.Errorf("pipeline: %s: %w", key, err)
-		}
-		if m.SHA256() != sha {
-			return 0, fmt.Errorf("pipeline: %s holds the net %.12s", key, m.SHA256())
-		}
-		nets[sha] = p
+	nets, err := w.fetchNets(ctx, st, t)
+	if err != nil {
+		return 0, err
 	}
 	seq := 0
 	objs, err := st.List(ctx, fmt.Sprintf("%s/pairs/%d/", t.Prefix(), w.Index))
@@ -394,11 +351,6 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	lg.Printf("gate of generation %d: candidate %.12s against %.12s, from pair %d", t.Generation, t.Candidate, t.Best, seq)
-	player := func(sha string, seed uint64) (arena.Player, error) {
-		return w.Game.NewPlayer(t.Engine, agentdef.EngineOptions{Model: nets[sha], Nodes: t.Nodes, HashMB: t.HashMB, Seed: seed})
-	}
-	rules := w.Game.Rules()
-	clock := time.Duration(t.ClockMS) * time.Millisecond
 	written := 0
 	for {
 		if _, err := st.Get(ctx, t.Prefix()+"/stop"); err == nil {
@@ -406,38 +358,13 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return written, err
 		}
-		seed := t.Seed*1_000_003 + uint64(w.Index)<<32 + uint64(seq)
-		cand, err := player(t.Candidate, seed)
-		if err != nil {
-			return written, err
-		}
-		best, err := player(t.Best, seed+1)
-		if err != nil {
-			return written, err
-		}
-		specs := arena.Openings(rules, 2, t.Plies, seed)
-		p := GatePair{Format: GatePairFormat, Version: GateVersion, Game: game, Generation: t.Generation,
-			Candidate: t.Candidate, Best: t.Best, Worker: w.Index, Seq: seq}
-		for _, c := range specs[0].Opening {
-			p.Opening = append(p.Opening, c.String())
-		}
 		lg.Printf("pair %d: playing", seq)
-		for i, seats := range [][]arena.Player{{cand, best}, {best, cand}} {
-			rec, err := arena.PlayLocal(rules, seats, specs[i].Start, clock)
-			if err != nil {
-				return written, err
-			}
-			switch rec.Winner { // the candidate sits in seat i
-			case i:
-				p.Scores[i] = 1
-			case -1:
-				p.Scores[i] = 0.5
-			}
-			p.Faults += len(rec.Faults)
-			p.Plies[i] = len(rec.Moves)
+		p, err := w.playPair(t, nets, seq)
+		if err != nil {
+			return written, err
 		}
 		b, _ := json.Marshal(p)
-		if err := st.Put(ctx, pairKey(&t, w.Index, seq), b); err != nil {
+		if err := st.Put(ctx, pairKey(t, w.Index, seq), b); err != nil {
 			return written, err
 		}
 		written++
@@ -446,4 +373,104 @@ func (w *GateWorker) Play(ctx context.Context) (int, error) {
 	}
 	lg.Printf("stop: %d pairs written", written)
 	return written, st.Put(ctx, fmt.Sprintf("%s/done/%d", t.Prefix(), w.Index), []byte("done\n"))
+}
+
+// openGate waits (up to Wait) for an open gate of the worker's game and returns its task.
+func (w *GateWorker) openGate(ctx context.Context, st store.Store) (*GateTask, error) {
+	var t GateTask
+	for deadline := time.Now().Add(w.Wait); ; {
+		b, err := st.Get(ctx, "gate/current.json")
+		if err == nil {
+			if err := json.Unmarshal(b, &t); err != nil {
+				return nil, fmt.Errorf("pipeline: gate/current.json: %w", err)
+			}
+			if err := t.check(w.Game.Info().Name); err != nil {
+				return nil, fmt.Errorf("pipeline: gate/current.json: %w", err)
+			}
+			if _, err := st.Get(ctx, t.Prefix()+"/stop"); errors.Is(err, store.ErrNotFound) {
+				return &t, nil // open
+			} else if err != nil {
+				return nil, err
+			}
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("pipeline: no open gate in %s after %s", w.Run, w.Wait)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(w.Poll):
+		}
+	}
+}
+
+// fetchNets downloads the gate's two nets into the worker's directory, checked against their
+// SHA-256, and returns their paths by SHA-256.
+func (w *GateWorker) fetchNets(ctx context.Context, st store.Store, t *GateTask) (map[string]string, error) {
+	nets := map[string]string{}
+	for _, sha := range []string{t.Candidate, t.Best} {
+		key := "nets/" + sha + nnueExt
+		b, err := st.Get(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(w.Work, sha+nnueExt)
+		if err := os.MkdirAll(w.Work, 0o755); err != nil {
+			return nil, err
+		}
+		if err := atomicfile.WriteFile(p, b); err != nil {
+			return nil, err
+		}
+		m, err := nnue.Load(p)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: %s: %w", key, err)
+		}
+		if m.SHA256() != sha {
+			return nil, fmt.Errorf("pipeline: %s holds the net %.12s", key, m.SHA256())
+		}
+		nets[sha] = p
+	}
+	return nets, nil
+}
+
+// playPair plays the pair seq of task t: one opening, the candidate first in the first game
+// and second in the other.
+func (w *GateWorker) playPair(t *GateTask, nets map[string]string, seq int) (*GatePair, error) {
+	player := func(sha string, seed uint64) (arena.Player, error) {
+		return w.Game.NewPlayer(t.Engine, agentdef.EngineOptions{Model: nets[sha], Nodes: t.Nodes, HashMB: t.HashMB, Seed: seed})
+	}
+	rules := w.Game.Rules()
+	seed := t.Seed*1_000_003 + uint64(w.Index)<<32 + uint64(seq)
+	cand, err := player(t.Candidate, seed)
+	if err != nil {
+		return nil, err
+	}
+	best, err := player(t.Best, seed+1)
+	if err != nil {
+		return nil, err
+	}
+	specs := arena.Openings(rules, 2, t.Plies, seed)
+	p := &GatePair{Format: GatePairFormat, Version: GateVersion, Game: t.Game, Generation: t.Generation,
+		Candidate: t.Candidate, Best: t.Best, Worker: w.Index, Seq: seq}
+	for _, c := range specs[0].Opening {
+		p.Opening = append(p.Opening, c.String())
+	}
+	clock := time.Duration(t.ClockMS) * time.Millisecond
+	for i, seats := range [][]arena.Player{{cand, best}, {best, cand}} {
+		rec, err := arena.PlayLocal(rules, seats, specs[i].Start, clock)
+		if err != nil {
+			return nil, err
+		}
+		switch rec.Winner { // the candidate sits in seat i
+		case i:
+			p.Scores[i] = 1
+		case -1:
+			p.Scores[i] = 0.5
+		}
+		p.Faults += len(rec.Faults)
+		p.Plies[i] = len(rec.Moves)
+	}
+	return p, nil
 }
