@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"colony/arena"
+	"colony/contract"
 	"colony/data"
 	"colony/mcts"
 	"colony/models"
@@ -44,13 +45,11 @@ func (k convnetKind) first() (string, error) {
 	c := k.c
 	info := c.game.Info()
 	best := c.cfg.Init
-	if size, ok := strings.CutPrefix(best, "random:"); ok {
-		var b, ch int
-		if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
-			return "", fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", best)
-		}
+	if m, err := randomConvnet(info, best, c.cfg.Seed); err != nil {
+		return "", err
+	} else if m != nil {
 		best = filepath.Join(c.dir, "init.model")
-		if err := nn.NewRandom(nn.ArchFor(info, b, ch), c.cfg.Seed).Save(best); err != nil {
+		if err := m.Save(best); err != nil {
 			return "", err
 		}
 	}
@@ -138,6 +137,20 @@ func (k convnetKind) promote(*GenResult) (string, error) {
 
 // report adds nothing: a convnet run's report is the cycle's.
 func (convnetKind) report(*report.Report) error { return nil }
+
+// randomConvnet is the untrained net that init names, random:BLOCKSxCHANNELS, made from seed
+// (Config.Init, StoreConfig.Init); nil when init names a file.
+func randomConvnet(info contract.Info, init string, seed uint64) (*nn.Model, error) {
+	size, ok := strings.CutPrefix(init, "random:")
+	if !ok {
+		return nil, nil
+	}
+	var b, ch int
+	if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
+		return nil, fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", init)
+	}
+	return nn.NewRandom(nn.ArchFor(info, b, ch), seed), nil
+}
 
 // ArgvGame is a Game whose programs are started once per move with the position as their
 // argument (a King-of-the-Hill controller: Slime); a registry.Game is one. Its gate is

@@ -107,39 +107,38 @@ func (n *NNUEConfig) check() error {
 	switch {
 	case n.Games <= 0 && n.Duration <= 0:
 		return errors.New("pipeline: nnue: a generation needs games or a duration")
-	case n.Nodes < 1 || n.SoftNodes < 0 || n.SoftNodes > n.Nodes:
-		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
 	case n.SPRTGames < 1 || n.SPRTClock <= 0 || n.ConfirmGames < 0 || n.SPRTNodes < 0:
 		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
 	case len(n.Ref) > 0 && n.RefGames < 2:
 		return errors.New("pipeline: nnue: a reference gate needs at least 2 games")
-	}
-	if err := checkTeacher(n.TeacherWeight); err != nil {
-		return err
-	}
-	if n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets {
+	case n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets:
 		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
-	}
-	if err := data.CheckScoreLambda(n.ScoreLambda); err != nil {
-		return err
-	}
-	if n.Warmup < 0 || n.ValEvery < 0 || n.TrainThreads < 0 {
-		return fmt.Errorf("pipeline: nnue: warm-up %d, validation every %d steps and %d training threads, want >= 0", n.Warmup, n.ValEvery, n.TrainThreads)
-	}
-	if n.Widen < 0 || n.Widen%16 != 0 {
+	case n.Warmup < 0 || n.ValEvery < 0:
+		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
+	case n.Widen < 0 || n.Widen%16 != 0:
 		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", n.Widen)
 	}
-	_, err := arena.ParseSPRT(n.SPRT)
-	return err
+	return checkNNUECommon(n.Nodes, n.SoftNodes, n.TeacherWeight, n.ScoreLambda, n.TrainThreads, n.SPRT)
 }
 
-// checkTeacher refuses a parent's share of the targets outside [0, 1): at 1 the candidate
-// would learn its parent alone.
-func checkTeacher(w float64) error {
-	if w < 0 || w >= 1 {
-		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", w)
+// checkNNUECommon checks the settings that both NNUE cycles have (NNUEConfig, StoreNNUE), with
+// one text each: the data's node budgets, the parent's share of the targets (outside [0, 1) is
+// refused: at 1 the candidate would learn its parent alone), the λ of the score target, the
+// training's threads and the SPRT.
+func checkNNUECommon(nodes, soft int64, teacher, lambda float64, threads int, sprt string) error {
+	switch {
+	case nodes < 1 || soft < 0 || soft > nodes:
+		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
+	case teacher < 0 || teacher >= 1:
+		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", teacher)
+	case threads < 0:
+		return fmt.Errorf("pipeline: nnue: %d training threads, want >= 0", threads)
 	}
-	return nil
+	if err := data.CheckScoreLambda(lambda); err != nil {
+		return err
+	}
+	_, err := arena.ParseSPRT(sprt)
+	return err
 }
 
 // labels is the provenance's per_move column: the data's engine and node budget, and the

@@ -2,13 +2,10 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"colony/agentdef"
 	"colony/arena"
 	"colony/models"
-	"colony/nn"
 	"colony/train"
 )
 
@@ -24,19 +21,12 @@ func (storeConvnet) ext() string { return convnetExt }
 // initial is StoreConfig.Init: a model file, or random:BLOCKSxCHANNELS.
 func (k storeConvnet) initial(_ context.Context, path string) error {
 	c := k.c
-	info := c.game.Info()
-	var m *nn.Model
-	if size, ok := strings.CutPrefix(c.cfg.Init, "random:"); ok {
-		var b, ch int
-		if _, err := fmt.Sscanf(size, "%dx%d", &b, &ch); err != nil || b < 0 || ch < 1 {
-			return fmt.Errorf("pipeline: init %q: want random:BLOCKSxCHANNELS", c.cfg.Init)
-		}
-		m = nn.NewRandom(nn.ArchFor(info, b, ch), c.cfg.Seed)
-	} else {
-		var err error
-		if m, _, err = models.Load(info, c.cfg.Init); err != nil {
-			return err
-		}
+	m, err := randomConvnet(c.game.Info(), c.cfg.Init, c.cfg.Seed)
+	if err == nil && m == nil {
+		m, _, err = models.Load(c.game.Info(), c.cfg.Init)
+	}
+	if err != nil {
+		return err
 	}
 	return m.Save(path)
 }

@@ -74,20 +74,12 @@ type storeNNUE struct {
 func (k *storeNNUE) check() error {
 	n := k.n
 	switch {
-	case n.Nodes < 1 || n.SoftNodes < 0 || n.SoftNodes > n.Nodes:
-		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
 	case n.GateNodes <= 0 && n.GateClock <= 0:
 		return errors.New("pipeline: nnue: the gate needs a node budget or a clock")
 	case n.MaxPairs < 1 || n.GatePlies < 0:
 		return errors.New("pipeline: nnue: the gate needs max pairs >= 1 (random plies >= 0)")
-	case n.TrainThreads < 0:
-		return fmt.Errorf("pipeline: nnue: %d training threads, want >= 0", n.TrainThreads)
 	}
-	if err := checkTeacher(n.TeacherWeight); err != nil {
-		return err
-	}
-	_, err := arena.ParseSPRT(n.SPRT)
-	return err
+	return checkNNUECommon(n.Nodes, n.SoftNodes, n.TeacherWeight, n.ScoreLambda, n.TrainThreads, n.SPRT)
 }
 
 func (*storeNNUE) ext() string { return nnueExt }
