@@ -468,7 +468,7 @@ func TestSWAROutputExact(t *testing.T) {
 // TestDotSqExact: the portable SCReLU output (dotSq, int32 products) equals a lane-by-lane sum
 // in int64 on random lanes (any int16 value, many in the clip range, c = qa included) and
 // weights up to the ±2^20 that Quantize allows, the extremes included, at every accumulator
-// scale.
+// scale; and so does the SWAR kernel (dotSqSWAR) on the same weights clipped to int16.
 func TestDotSqExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
 	const wmax = 1 << 20
@@ -500,6 +500,18 @@ func TestDotSqExact(t *testing.T) {
 			}
 			if got := dotSq(a, w, int32(qa), uint(k)); got != want {
 				t.Fatalf("qa %d, %d lanes: dotSq %d, lane by lane %d", qa, 4*words, got, want)
+			}
+			// The SWAR kernel, on the weights clipped to int16 (the nets it serves).
+			w16 := make([]int32, len(w))
+			var want16 int64
+			for i, wt := range w {
+				w16[i] = min(max(wt, -32768), 32767)
+				v := int64(int32(uint16(a[i/4]>>(16*(i%4)))) - laneBias)
+				c := min(max(v, 0), qa)
+				want16 += (c * c >> k) * int64(w16[i])
+			}
+			if got := dotSqSWAR(a, packOutSWAR(w16), (*[1 << 16]uint16)(sqActTable(int32(qa), uint(k)))); got != want16 {
+				t.Fatalf("qa %d, %d lanes: dotSqSWAR %d, lane by lane %d", qa, 4*words, got, want16)
 			}
 		}
 	}
