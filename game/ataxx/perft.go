@@ -8,9 +8,97 @@ import (
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
 
 // Perft counts the move paths of length depth from p. A forced pass counts as one move and a
-// finished game has no moves. The last ply is bulk-counted (contract.BulkPerft).
+// finished game has no moves. It is contract.Perft's count on the pieces alone: no hash, turn
+// kept as a count, no move list (each move is played as it is generated), and the last two
+// plies bulk-counted (the moves of each child of a node two plies from the end are counted
+// without being generated; the golden counts in testdata and TestNaivePerftAgrees check it
+// against a count through LegalMoves and Apply).
 func Perft(p Position, depth int) uint64 {
-	return contract.BulkPerft(p, depth, MaxMoves, Position.CountMoves)
+	if depth <= 0 {
+		return 1
+	}
+	return perft(p.bb[p.side], p.bb[p.side^1], int(p.turn), depth)
+}
+
+// perft is Perft for the side to move's pieces own, the other's opp, turn turns played and
+// depth >= 1.
+func perft(own, opp uint64, turn, depth int) uint64 {
+	if own == 0 || opp == 0 || own|opp == Full || turn >= MaxTurns {
+		return 0
+	}
+	empty := Full &^ (own | opp)
+	if depth == 1 {
+		return uint64(countMoves(own, empty))
+	}
+	var n uint64
+	clones := Dilate(own) & empty
+	if depth == 2 {
+		// Each child's moves, counted: the child's mover is opp less the captures.
+		for c := clones; c != 0; c &= c - 1 {
+			to := bits.TrailingZeros64(c)
+			flips := adj1[to] & opp
+			n += childCount(opp&^flips, own|1<<to|flips, turn+1)
+		}
+		for o := own; o != 0; o &= o - 1 {
+			from := bits.TrailingZeros64(o)
+			for j := adj2[from] & empty; j != 0; j &= j - 1 {
+				to := bits.TrailingZeros64(j)
+				flips := adj1[to] & opp
+				n += childCount(opp&^flips, own&^(1<<from)|1<<to|flips, turn+1)
+			}
+		}
+		if n == 0 && clones == 0 && !hasJump(own, empty) {
+			return childCount(opp, own, turn+1) // the pass
+		}
+		return n
+	}
+	moved := clones != 0
+	for c := clones; c != 0; c &= c - 1 {
+		to := bits.TrailingZeros64(c)
+		flips := adj1[to] & opp
+		n += perft(opp&^flips, own|1<<to|flips, turn+1, depth-1)
+	}
+	for o := own; o != 0; o &= o - 1 {
+		from := bits.TrailingZeros64(o)
+		for j := adj2[from] & empty; j != 0; j &= j - 1 {
+			to := bits.TrailingZeros64(j)
+			flips := adj1[to] & opp
+			n += perft(opp&^flips, own&^(1<<from)|1<<to|flips, turn+1, depth-1)
+			moved = true
+		}
+	}
+	if !moved {
+		return perft(opp, own, turn+1, depth-1) // the pass
+	}
+	return n
+}
+
+// childCount is the number of legal moves of the side to move with pieces own against opp
+// after turn turns (CountMoves): none in a finished game, the pass alone when stuck.
+func childCount(own, opp uint64, turn int) uint64 {
+	if own == 0 || opp == 0 || own|opp == Full || turn >= MaxTurns {
+		return 0
+	}
+	return uint64(countMoves(own, Full&^(own|opp)))
+}
+
+// countMoves is the number of moves of pieces own onto the cells empty: one division per
+// empty cell next to them, one leap per (piece, empty cell at distance 2), or 1 (the pass)
+// when there are none.
+func countMoves(own, empty uint64) int {
+	n := bits.OnesCount64(Dilate(own) & empty)
+	for o := own; o != 0; o &= o - 1 {
+		n += bits.OnesCount64(adj2[bits.TrailingZeros64(o)] & empty)
+	}
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+// hasJump reports whether a piece of own has an empty cell at distance 2.
+func hasJump(own, empty uint64) bool {
+	return Dilate(Dilate(own))&empty != 0
 }
 
 // Divide returns the perft count under each root move, sorted by the moves' spelling, for
