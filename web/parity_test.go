@@ -60,7 +60,6 @@ func native[P contract.Position[P, M], M contract.Move](t *testing.T, def *contr
 	return web.ParityResult{Move: def.Judge.Coords(p, m), Score: rep.Score, Value: rep.Value, Depth: rep.Depth, Nodes: rep.Nodes, Visits: rep.Visits}
 }
 
-
 // TestWasmParity: the page's engines compiled to WebAssembly and run under Node.js choose the
 // same moves with the same node counts (and scores, depths, values, visits) as the registry's
 // native engines (nnab for Bacteria War, mcts with the prover for Catch The Mouse) on
