@@ -90,7 +90,7 @@ func TestSIMDKernelsNoLegacySSE(t *testing.T) {
 		t.Fatalf("go build -gcflags=-S: %v\n%s", err, out)
 	}
 	fns := parseListing(string(out))
-	for _, k := range []string{"dotSqSIMD", "dotClipSIMD", "sumLanes", "addRowSIMD", "subRowSIMD", "tradeRowsSIMD"} {
+	for _, k := range []string{"dotSqSIMD", "dotClipSIMD", "sumLanes", "addRowSIMD", "subRowSIMD", "tradeRowsSIMD", "dotSq2SIMD", "sumLanes2"} {
 		ins := fns["colony/nn/nnue."+k]
 		if len(ins) == 0 {
 			t.Errorf("%s is not in the listing (%d functions read)", k, len(fns))

@@ -520,6 +520,9 @@ func (n *Net) Output(acc Acc, stm, bucket int) int64 {
 	if len(n.l1Init) != 0 {
 		return n.tail(us, them)
 	}
+	if n.simdEval && n.sq {
+		return n.outB[bucket] + dotSq2SIMD(us, them, n.outW16[8*W*bucket:8*W*(bucket+1)], int16(n.qa), uint64(n.shift))
+	}
 	return n.outB[bucket] + n.dot(us, 2*bucket) + n.dot(them, 2*bucket+1)
 }
 

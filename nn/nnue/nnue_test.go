@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -561,6 +562,16 @@ func TestSCReLUSIMDExact(t *testing.T) {
 			}
 			if got, want := dotSqSIMD(a, w16, int16(qa), uint64(k)), dotSq(a, w, qa, uint(k)); got != want {
 				t.Fatalf("qa %d: AVX2 %d, scalar %d", qa, got, want)
+			}
+			// Both views in one pass (dotSq2SIMD): a and a reversed copy of it, against w
+			// and w reversed.
+			b, wb, wb16 := slices.Clone(a), slices.Clone(w), slices.Clone(w16)
+			slices.Reverse(b)
+			slices.Reverse(wb)
+			slices.Reverse(wb16)
+			if got, want := dotSq2SIMD(a, b, append(slices.Clone(w16), wb16...), int16(qa), uint64(k)),
+				dotSq(a, w, qa, uint(k))+dotSq(b, wb, qa, uint(k)); got != want {
+				t.Fatalf("qa %d: AVX2 both views %d, scalar %d", qa, got, want)
 			}
 		}
 	}

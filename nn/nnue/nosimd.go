@@ -17,3 +17,6 @@ func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 func tradeRowsSIMD(dst, src []uint64, add, sub []unsafe.Pointer) {
 	panic("nnue: no SIMD kernels in this build")
 }
+func dotSq2SIMD(us, them []uint64, w []int16, qa int16, shift uint64) int64 {
+	panic("nnue: no SIMD kernels in this build")
+}

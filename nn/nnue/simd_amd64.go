@@ -111,6 +111,52 @@ func dotSqSIMD(a []uint64, w []int16, qa int16, shift uint64) int64 {
 	return sumLanes(s)
 }
 
+// dotSq2SIMD is dotSqSIMD(us, w[:16n]) + dotSqSIMD(them, w[16n:32n]) (n = len(us)/4 chunks,
+// len(them) = len(us)) in one pass: the output layer of both views, with one call, one lane
+// sum and one vzeroupper per evaluation. Each view keeps its own int32 lanes (outFitsSIMD
+// bounds one view's sum).
+func dotSq2SIMD(us, them []uint64, w []int16, qa int16, shift uint64) int64 {
+	n := len(us) / 4
+	if n == 0 {
+		return 0
+	}
+	_ = them[4*n-1]
+	_ = w[32*n-1]
+	bias := archsimd.BroadcastInt16x16(-0x8000)
+	zero := archsimd.BroadcastInt16x16(0)
+	top := archsimd.BroadcastInt16x16(qa)
+	m := archsimd.BroadcastInt16x16(int16(1 << (16 - shift)))
+	mu := m.AsUint16x16()
+	var s, t archsimd.Int32x8
+	pa := unsafe.Pointer(unsafe.SliceData(us))
+	pb := unsafe.Pointer(unsafe.SliceData(them))
+	pw := unsafe.Pointer(unsafe.SliceData(w))
+	off := uintptr(32 * n) // bytes from a view's weights to the other's
+	for range n {
+		v := archsimd.LoadInt16x16((*[16]int16)(pa)).Xor(bias).Max(zero).Min(top)
+		x := archsimd.LoadInt16x16((*[16]int16)(pb)).Xor(bias).Max(zero).Min(top)
+		vs := v.MulHigh(v).Mul(m).Or(v.Mul(v).AsUint16x16().MulHigh(mu).AsInt16x16())
+		xs := x.MulHigh(x).Mul(m).Or(x.Mul(x).AsUint16x16().MulHigh(mu).AsInt16x16())
+		s = s.Add(vs.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(pw))))
+		t = t.Add(xs.DotProductPairs(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(pw, off)))))
+		pa, pb, pw = unsafe.Add(pa, 32), unsafe.Add(pb, 32), unsafe.Add(pw, 32)
+	}
+	return sumLanes2(s, t)
+}
+
+// sumLanes2 is sumLanes(s) + sumLanes(t).
+func sumLanes2(s, t archsimd.Int32x8) int64 {
+	var out [16]int32
+	s.Store((*[8]int32)(out[:8]))
+	t.Store((*[8]int32)(out[8:]))
+	archsimd.ClearAVXUpperBits()
+	var sum int64
+	for i := 0; i < 16; i += 4 {
+		sum += int64(out[i]) + int64(out[i+1]) + int64(out[i+2]) + int64(out[i+3])
+	}
+	return sum
+}
+
 // sumLanes returns the sum of s's eight int32 lanes (in int64), the end of the output
 // kernels. The lanes go through memory and are read back one by one: the store orders the
 // clearing of the upper halves after the last 256-bit instruction (the compiler is free to

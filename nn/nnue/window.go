@@ -83,6 +83,23 @@ func unpackRow(words []uint64, out []int16) {
 	}
 }
 
+// window8 is the 4-bit mask of the cells of b in the window with top-left cell tl on a board
+// of width W (windowCode's digits).
+func window8(b uint64, tl, W uint) int { return int(b>>tl&3 | (b>>(tl+W)&3)<<2) }
+
+// codePair[own | other<<4] (4-bit masks of a window's cells, window8) is the window's state
+// code as seen by the owner of own (low byte: windowCode) and by the other player (high
+// byte: swapCode of it).
+var codePair = func() (t [256]uint16) {
+	for i := range t {
+		c := int(pow3[i&15] + 2*pow3[i>>4])
+		if c < WindowStates {
+			t[i] = uint16(c) | uint16(swapCode[c])<<8
+		}
+	}
+	return t
+}()
+
 // batchWindows is the most windows the AVX2 update passes over at once: a legal Bacteria War
 // move changes its target's 3x3 block and its origin, whose windows number at most 16 + 4.
 const batchWindows = 20
@@ -132,21 +149,24 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 		H := 2 * rw // lanes of one view: a row is two views of H/4 words
 		ft := t.ft16
 		rows := len(ft) / H
-		v := rw / 2 // words of one view
+		base := unsafe.Pointer(unsafe.SliceData(ft))
+		row := uintptr(2 * H) // bytes of a row
+		v := rw / 2           // words of one view
 		for touched != 0 {
 			k := 0
 			for ; touched != 0 && k < batchWindows; touched &= touched - 1 {
 				tl := uint(bits.TrailingZeros64(touched))
-				base := int(t.index[tl]) * WindowStates
-				o := windowCode(before[0], before[1], tl, W)
-				a := windowCode(after[0], after[1], tl, W)
-				ra, ro := base+a, base+o
-				sa, so := base+int(swapCode[a]), base+int(swapCode[o])
-				if uint(ra) >= uint(rows) || uint(ro) >= uint(rows) || uint(sa) >= uint(rows) || uint(so) >= uint(rows) {
+				w := int(t.index[tl]) * WindowStates
+				// Both views' codes of the window's state before and after (codePair).
+				o := codePair[window8(before[0], tl, W)|window8(before[1], tl, W)<<4]
+				a := codePair[window8(after[0], tl, W)|window8(after[1], tl, W)<<4]
+				ra, ro := w+int(a&0xFF), w+int(o&0xFF)
+				sa, so := w+int(a>>8), w+int(o>>8)
+				if uint(max(ra, ro, sa, so)) >= uint(rows) {
 					panic("nnue: a window's row outside the feature transformer")
 				}
-				add[0][k], sub[0][k] = unsafe.Pointer(&ft[ra*H]), unsafe.Pointer(&ft[ro*H])
-				add[1][k], sub[1][k] = unsafe.Pointer(&ft[sa*H]), unsafe.Pointer(&ft[so*H])
+				add[0][k], sub[0][k] = unsafe.Add(base, uintptr(ra)*row), unsafe.Add(base, uintptr(ro)*row)
+				add[1][k], sub[1][k] = unsafe.Add(base, uintptr(sa)*row), unsafe.Add(base, uintptr(so)*row)
 				k++
 			}
 			tradeRowsSIMD(dst[:v], src[:v], add[0][:k], sub[0][:k])
