@@ -21,24 +21,13 @@ import (
 	"colony/train"
 )
 
-// NNUEConfig makes a run an NNUE generation cycle (Config.NNUE): the data of a generation is
-// the best net's engine (nnab) playing itself (Game.Bootstrap), the candidate is the best net
-// trained further on the newest examples (train.RunNNUE), the gate is an SPRT at a fast clock
-// then a fixed number of games at Config.GateClock, and a promoted net gets a provenance row.
-type NNUEConfig struct {
-	Engine string `json:"engine"` // the engine that plays with a net (nnab)
-	// A generation's data: Games games, or as many as start within Duration (Games 0).
-	Games          int           `json:"games"`
-	Duration       time.Duration `json:"duration_ns"`
-	Nodes          int64         `json:"nodes"`      // hard node budget per move
-	SoftNodes      int64         `json:"soft_nodes"` // no new iteration past this
-	HashMB         int           `json:"hash_mb"`
-	RandomPlies    int           `json:"random_plies"`
-	RandomPliesMax int           `json:"random_plies_max"`
-	OpeningMax     int32         `json:"opening_max_score"`
-	AdjScore       int32         `json:"adjudicate_score"`
-	AdjPlies       int           `json:"adjudicate_plies"`
-	ScoreWeight    float64       `json:"score_weight"` // the trainer's blend of search score and result
+// NNUERecipe is what both NNUE cycles (NNUEConfig, StoreNNUE) declare alike: the node budgets
+// of the data's moves and how a candidate is trained from the best net. Declared once, so that
+// an option reaches both cycles' training (nnueTraining) the same way.
+type NNUERecipe struct {
+	Nodes       int64   `json:"nodes"`        // the data's hard node budget per move
+	SoftNodes   int64   `json:"soft_nodes"`   // no new iteration past this (recorded in the provenance)
+	ScoreWeight float64 `json:"score_weight"` // the trainer's blend of search score and result
 	// ScoreLambda, when > 0, makes each training example's search score the λ-return of its
 	// game's later scores and outcome (train.NNUEConfig.ScoreLambda).
 	ScoreLambda float64 `json:"score_lambda,omitempty"`
@@ -62,6 +51,48 @@ type NNUEConfig struct {
 	// TrainThreads splits the candidate's training batch between that many graphs run side
 	// by side (train.NNUEConfig.Threads; 0: one).
 	TrainThreads int `json:"train_threads,omitempty"`
+}
+
+// check refuses a recipe out of range, with one text per setting for both cycles: the node
+// budgets, the parent's share of the targets (outside [0, 1): at 1 the candidate would learn
+// its parent alone), the output buckets, the widening, the warm-up, the validation interval,
+// the training's threads and the λ of the score target.
+func (r *NNUERecipe) check() error {
+	switch {
+	case r.Nodes < 1 || r.SoftNodes < 0 || r.SoftNodes > r.Nodes:
+		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
+	case r.TeacherWeight < 0 || r.TeacherWeight >= 1:
+		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", r.TeacherWeight)
+	case r.Buckets < 0 || r.Buckets == 1 || r.Buckets > nnue.MaxBuckets:
+		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", r.Buckets, nnue.MaxBuckets)
+	case r.Widen < 0 || r.Widen%16 != 0:
+		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", r.Widen)
+	case r.Warmup < 0 || r.ValEvery < 0:
+		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", r.Warmup, r.ValEvery)
+	case r.TrainThreads < 0:
+		return fmt.Errorf("pipeline: nnue: %d training threads, want >= 0", r.TrainThreads)
+	}
+	return data.CheckScoreLambda(r.ScoreLambda)
+}
+
+// NNUEConfig makes a run an NNUE generation cycle (Config.NNUE): the data of a generation is
+// the best net's engine (nnab) playing itself (Game.Bootstrap), the candidate is the best net
+// trained further on the newest examples (train.RunNNUE), the gate is an SPRT at a fast clock
+// then a fixed number of games at Config.GateClock, and a promoted net gets a provenance row.
+type NNUEConfig struct {
+	Engine string `json:"engine"` // the engine that plays with a net (nnab)
+	// A generation's data: Games games, or as many as start within Duration (Games 0).
+	Games          int           `json:"games"`
+	Duration       time.Duration `json:"duration_ns"`
+	HashMB         int           `json:"hash_mb"`
+	RandomPlies    int           `json:"random_plies"`
+	RandomPliesMax int           `json:"random_plies_max"`
+	OpeningMax     int32         `json:"opening_max_score"`
+	AdjScore       int32         `json:"adjudicate_score"`
+	AdjPlies       int           `json:"adjudicate_plies"`
+	// NNUERecipe is the data's node budgets and the candidate's training, as the store cycle
+	// has them too (its fields are this struct's in config.json).
+	NNUERecipe
 
 	SPRT      string        `json:"sprt"`       // elo0,elo1[,alpha,beta] of the fast gate
 	SPRTGames int           `json:"sprt_games"` // its cap
@@ -97,9 +128,9 @@ type NNUEConfig struct {
 // λ-return at λ = 0.7: net 000015, trained so, passed the gate where the plain target's twin
 // did no better than its parent against Zataxx (docs/nnue-generations.md, twenty-fifth session).
 func DefaultNNUE() *NNUEConfig {
-	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, Nodes: 1250, SoftNodes: 625, HashMB: 8,
-		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1, ScoreWeight: 0.5,
-		ScoreLambda: 0.7, SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40,
+	return &NNUEConfig{Engine: "nnab", Duration: 30 * time.Minute, HashMB: 8,
+		RandomPlies: 14, RandomPliesMax: 17, OpeningMax: 113, AdjScore: 3000, AdjPlies: 1,
+		NNUERecipe: NNUERecipe{Nodes: 1250, SoftNodes: 625, ScoreWeight: 0.5, ScoreLambda: 0.7}, SPRT: "0,20", SPRTGames: 2000, SPRTClock: 600 * time.Second, SPRTNodes: 20000, ConfirmGames: 40,
 		RefGames: 200, RefMinZ: -1.645}
 }
 
@@ -111,33 +142,11 @@ func (n *NNUEConfig) check() error {
 		return errors.New("pipeline: nnue: the gate needs SPRT games and clock (confirm games and SPRT nodes >= 0)")
 	case len(n.Ref) > 0 && n.RefGames < 2:
 		return errors.New("pipeline: nnue: a reference gate needs at least 2 games")
-	case n.Buckets < 0 || n.Buckets == 1 || n.Buckets > nnue.MaxBuckets:
-		return fmt.Errorf("pipeline: nnue: %d output buckets, want 0 (the best net's) or 2..%d", n.Buckets, nnue.MaxBuckets)
-	case n.Warmup < 0 || n.ValEvery < 0:
-		return fmt.Errorf("pipeline: nnue: warm-up %d and validation every %d steps, want >= 0", n.Warmup, n.ValEvery)
-	case n.Widen < 0 || n.Widen%16 != 0:
-		return fmt.Errorf("pipeline: nnue: widen to %d lanes, want 0 (the best net's) or a multiple of 16", n.Widen)
 	}
-	return checkNNUECommon(n.Nodes, n.SoftNodes, n.TeacherWeight, n.ScoreLambda, n.TrainThreads, n.SPRT)
-}
-
-// checkNNUECommon checks the settings that both NNUE cycles have (NNUEConfig, StoreNNUE), with
-// one text each: the data's node budgets, the parent's share of the targets (outside [0, 1) is
-// refused: at 1 the candidate would learn its parent alone), the λ of the score target, the
-// training's threads and the SPRT.
-func checkNNUECommon(nodes, soft int64, teacher, lambda float64, threads int, sprt string) error {
-	switch {
-	case nodes < 1 || soft < 0 || soft > nodes:
-		return errors.New("pipeline: nnue: nodes >= 1 and 0 <= soft nodes <= nodes")
-	case teacher < 0 || teacher >= 1:
-		return fmt.Errorf("pipeline: nnue: teacher weight %v: want 0 (none) or in (0, 1)", teacher)
-	case threads < 0:
-		return fmt.Errorf("pipeline: nnue: %d training threads, want >= 0", threads)
-	}
-	if err := data.CheckScoreLambda(lambda); err != nil {
+	if err := n.NNUERecipe.check(); err != nil {
 		return err
 	}
-	_, err := arena.ParseSPRT(sprt)
+	_, err := arena.ParseSPRT(n.SPRT)
 	return err
 }
 
@@ -534,9 +543,8 @@ func (k nnueKind) train(ctx context.Context, w io.Writer) error {
 	t0 := time.Now()
 	err := trainNNUE(ctx, w, nnueTraining{Game: c.game, Best: c.st.Best, Out: k.file(), Shards: c.shards(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR, Seed: c.seed(),
-		ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda, TeacherWeight: k.n.TeacherWeight, CSV: filepath.Join(c.genDir(), "loss.csv"),
-		ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest), Buckets: k.n.Buckets, Widen: k.n.Widen,
-		Warmup: k.n.Warmup, ValEvery: k.n.ValEvery, Threads: k.n.TrainThreads})
+		CSV: filepath.Join(c.genDir(), "loss.csv"), ValFrac: cycleValFrac, Manifest: filepath.Join(c.genDir(), windowManifest),
+		NNUERecipe: k.n.NNUERecipe})
 	if err != nil {
 		return err
 	}
@@ -578,7 +586,8 @@ func startNet(w io.Writer, best *nnue.Model, t nnueTraining) (*nnue.Model, error
 	return m, nil
 }
 
-// nnueTraining is a candidate's training: Steps past the best net's step, into Out.
+// nnueTraining is a candidate's training: Steps past the best net's step, into Out, by the
+// cycle's recipe.
 type nnueTraining struct {
 	Game interface {
 		Info() contract.Info
@@ -588,25 +597,18 @@ type nnueTraining struct {
 	// Manifest, when set, gets the list of the training window's shards (train.NNUEConfig).
 	Manifest string
 	// ValFrac holds out this fraction of the shards (whole shards) for a validation loss every
-	// epoch; with a CSV its rows go to epochs.csv and the curves to loss.svg beside it.
-	ValFrac         float64
-	ValEvery        int64 // validate every this many steps (0: every epoch)
-	Warmup          int64 // linear learning-rate warm-up steps
-	Steps           int64
-	Window, Batch   int
-	Threads         int // the batch split between graphs run side by side (train.NNUEConfig)
-	LR, ScoreWeight float64
-	ScoreLambda     float64 // the score target as its game's λ-return (train.NNUEConfig)
-	// TeacherWeight, when > 0, makes Best the teacher of the training (train.NNUEConfig).
-	TeacherWeight float64
-	// Buckets, when > 0 and Best has no output buckets, starts from Best copied into this many
-	// (nnue.WithBuckets, written as Out + ".start"); a Best with another count is an error.
-	Buckets int
-	// Widen, when > 0 and Best is narrower, starts from Best widened to this many lanes first
-	// (nnue.Widen, the same function); a wider Best is an error.
-	Widen     int
-	Seed      uint64
-	AfterSave func(step int64) // see train.NNUEConfig
+	// epoch (NNUERecipe.ValEvery: every that many steps); with a CSV its rows go to epochs.csv
+	// and the curves to loss.svg beside it.
+	ValFrac       float64
+	Steps         int64
+	Window, Batch int
+	LR            float64
+	Seed          uint64
+	AfterSave     func(step int64) // see train.NNUEConfig
+	// NNUERecipe: TeacherWeight > 0 makes Best the teacher; Buckets, when > 0 and Best has
+	// none, starts from Best copied into that many (nnue.WithBuckets, written as Out +
+	// ".start"), and Widen from Best widened first; the node budgets are the data's, unused.
+	NNUERecipe
 }
 
 // cycleValFrac is the share of a run's shards a generation's training holds out.
@@ -644,7 +646,7 @@ func trainNNUE(ctx context.Context, w io.Writer, t nnueTraining) error {
 	}
 	tc := train.NNUEConfig{Game: t.Game.Info(), Symmetries: t.Game.Symmetries(),
 		Model: start, Shards: t.Shards, Window: t.Window, Refresh: 0, Steps: steps, Batch: t.Batch,
-		Threads: t.Threads, LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, ScoreLambda: t.ScoreLambda, Out: t.Out,
+		Threads: t.TrainThreads, LR: t.LR, Seed: t.Seed, ScoreWeight: t.ScoreWeight, ScoreLambda: t.ScoreLambda, Out: t.Out,
 		Every: max(1, min(1000, t.Steps/4)), CSV: t.CSV, LogEvery: 100, AfterSave: t.AfterSave, ValFrac: t.ValFrac,
 		Manifest: t.Manifest, Checkpoints: true, Resume: resume, Warmup: t.Warmup, ValEvery: t.ValEvery}
 	if t.TeacherWeight > 0 {

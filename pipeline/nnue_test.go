@@ -280,11 +280,11 @@ func TestNNUECycleWindowLineage(t *testing.T) {
 		}
 	}
 	// The promoted net has 4 buckets: a generation asking for 8 is refused before training.
-	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), Buckets: 8})
+	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), NNUERecipe: NNUERecipe{Buckets: 8}})
 	if err == nil || !strings.Contains(err.Error(), "has 4 output buckets") {
 		t.Fatalf("best net with 4 buckets, generation with 8: %v", err)
 	}
-	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), Widen: w.Arch.Hidden})
+	err = trainNNUE(context.Background(), io.Discard, nnueTraining{Game: g, Best: want, Out: filepath.Join(t.TempDir(), "c.nnue"), NNUERecipe: NNUERecipe{Widen: w.Arch.Hidden}})
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has %d lanes", w.Arch.Hidden+16)) {
 		t.Fatalf("best net of %d lanes, generation with %d: %v", w.Arch.Hidden+16, w.Arch.Hidden, err)
 	}

@@ -38,7 +38,7 @@ func TestNNUETrainResumesExactly(t *testing.T) {
 	base := mustLoad(t, best).Step
 	tr := func(out string) nnueTraining {
 		return nnueTraining{Game: g, Best: best, Out: out, Shards: shards, Steps: 8, Window: 10_000, Batch: 16,
-			LR: 1e-3, Seed: 9, ScoreWeight: 0.5, TeacherWeight: 0.3}
+			LR: 1e-3, Seed: 9, NNUERecipe: NNUERecipe{ScoreWeight: 0.5, TeacherWeight: 0.3}}
 	}
 	whole := tr(filepath.Join(dir, "whole.nnue"))
 	if err := trainNNUE(context.Background(), io.Discard, whole); err != nil {
@@ -110,7 +110,8 @@ func TestNNUETrainWarmupValEvery(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := nnueTraining{Game: g, Best: best, Out: filepath.Join(dir, "gen", "c.nnue"), Shards: shards, Steps: 8,
-		Window: 10_000, Batch: 16, LR: 1e-3, Seed: 9, ScoreWeight: 0.5, ScoreLambda: 0.6, CSV: csv, ValFrac: 0.5, ValEvery: 2, Warmup: 4}
+		Window: 10_000, Batch: 16, LR: 1e-3, Seed: 9, CSV: csv, ValFrac: 0.5,
+		NNUERecipe: NNUERecipe{ScoreWeight: 0.5, ScoreLambda: 0.6, ValEvery: 2, Warmup: 4}}
 	if err := trainNNUE(context.Background(), io.Discard, tr); err != nil {
 		t.Fatal(err)
 	}

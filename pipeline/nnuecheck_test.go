@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,30 @@ func TestNNUEChecksShared(t *testing.T) {
 		if l == nil || s == nil || l.Error() != s.Error() || !strings.Contains(strings.ToLower(l.Error()), strings.ToLower(tc.want)) {
 			t.Errorf("%s: local %v, store %v", tc.want, l, s)
 		}
+	}
+}
+
+// TestNNUERecipeJSON: the recipe's fields stay where config.json had them before they were
+// declared once (at the top of the nnue object), and read back.
+func TestNNUERecipeJSON(t *testing.T) {
+	for _, v := range []any{DefaultNNUE(), DefaultStoreNNUE()} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["nodes"] != 1250.0 || m["soft_nodes"] != 625.0 || m["score_lambda"] != 0.7 || m["NNUERecipe"] != nil {
+			t.Errorf("%T: %s", v, b)
+		}
+	}
+	var n NNUEConfig
+	if err := json.Unmarshal([]byte(`{"nodes": 7, "soft_nodes": 3, "teacher_weight": 0.25, "warmup": 9}`), &n); err != nil {
+		t.Fatal(err)
+	}
+	if n.Nodes != 7 || n.SoftNodes != 3 || n.TeacherWeight != 0.25 || n.Warmup != 9 {
+		t.Errorf("read back %+v", n.NNUERecipe)
 	}
 }

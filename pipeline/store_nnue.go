@@ -27,16 +27,10 @@ const nnueExt = ".nnue"
 // best net (train.RunNNUE), and the gate is a pentanomial SPRT over pairs that gate workers
 // play (gate.go).
 type StoreNNUE struct {
-	Nodes       int64   `json:"nodes"`      // the data workers' hard node budget per move
-	SoftNodes   int64   `json:"soft_nodes"` // and their soft one (recorded in the provenance)
-	ScoreWeight float64 `json:"score_weight"`
-	// ScoreLambda, when > 0, trains on the λ-return of each game's scores (NNUE.ScoreLambda).
-	ScoreLambda float64 `json:"score_lambda,omitempty"`
-	// TeacherWeight, when > 0, makes the best net its candidate's teacher (NNUEConfig).
-	TeacherWeight float64 `json:"teacher_weight,omitempty"`
-	// TrainThreads splits the trainer's batch between that many graphs run side by side
-	// (train.NNUEConfig.Threads; 0: one).
-	TrainThreads int `json:"train_threads,omitempty"`
+	// NNUERecipe is the data workers' node budgets (their selfplay -nodes and -soft-nodes,
+	// recorded in the provenance) and the candidate's training, as the local cycle has them
+	// (its fields are this struct's in config.json).
+	NNUERecipe
 
 	SPRT      string `json:"sprt"`       // elo0,elo1[,alpha,beta] over pairs
 	GateNodes int64  `json:"gate_nodes"` // per gate move, both sides (0: GateClock)
@@ -56,7 +50,7 @@ type StoreNNUE struct {
 // budget (DefaultNNUE), over pairs.
 func DefaultStoreNNUE() *StoreNNUE {
 	n := DefaultNNUE()
-	return &StoreNNUE{Nodes: n.Nodes, SoftNodes: n.SoftNodes, ScoreWeight: n.ScoreWeight, ScoreLambda: n.ScoreLambda, SPRT: n.SPRT,
+	return &StoreNNUE{NNUERecipe: n.NNUERecipe, SPRT: n.SPRT,
 		GateNodes: n.SPRTNodes, GateHash: n.HashMB, GatePlies: 8, MaxPairs: 2000, Grace: 2 * time.Minute}
 }
 
@@ -79,7 +73,11 @@ func (k *storeNNUE) check() error {
 	case n.MaxPairs < 1 || n.GatePlies < 0:
 		return errors.New("pipeline: nnue: the gate needs max pairs >= 1 (random plies >= 0)")
 	}
-	return checkNNUECommon(n.Nodes, n.SoftNodes, n.TeacherWeight, n.ScoreLambda, n.TrainThreads, n.SPRT)
+	if err := n.NNUERecipe.check(); err != nil {
+		return err
+	}
+	_, err := arena.ParseSPRT(n.SPRT)
+	return err
 }
 
 func (*storeNNUE) ext() string { return nnueExt }
@@ -171,9 +169,8 @@ func (k *storeNNUE) train(ctx context.Context, best, out string) error {
 	}
 	err = trainNNUE(ctx, c.logw, nnueTraining{Game: c.game, Best: best, Out: ckpt, Shards: c.cache(),
 		Steps: int64(c.cfg.TrainSteps), Window: c.cfg.Window, Batch: c.cfg.Batch, LR: c.cfg.LR,
-		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), ScoreWeight: k.n.ScoreWeight, ScoreLambda: k.n.ScoreLambda,
-		TeacherWeight: k.n.TeacherWeight, CSV: csv, ValFrac: cycleValFrac, Manifest: man, Threads: k.n.TrainThreads,
-		AfterSave: func(int64) { upload() }})
+		Seed: c.cfg.Seed*1000 + uint64(c.s.Generation), CSV: csv, ValFrac: cycleValFrac, Manifest: man,
+		AfterSave: func(int64) { upload() }, NNUERecipe: k.n.NNUERecipe})
 	if err != nil {
 		return err
 	}
