@@ -67,7 +67,9 @@ test-long:
 	$(GO) test -timeout 60m ./...
 
 # A match of the shipped agent (nnab on the embedded nnue net) against Colony's classical
-# alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it).
+# alpha-beta engine on the judge's clock (ENGINE=, OPP=, GAMES=, CLOCK= to change it), from
+# 2-ply random openings worth playing: arena draws again any that its opening search finds
+# already decided (-opening-max-score, on by default), so no game is over in a few moves.
 # Its replays and run view: runs/play-*/index.html (bin/view).
 play: build
 	@mkdir -p runs

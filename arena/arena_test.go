@@ -218,6 +218,56 @@ func TestOpenings(t *testing.T) {
 	}
 }
 
+// TestFilteredOpenings: an opening the filter refuses is drawn again from its own generator,
+// so every opening the filter takes at the first draw is the unfiltered one, each refused one
+// is replaced by one the filter takes, the redraws are counted, and the draw is a function of
+// the seed and the filter. A filter that takes nothing is an error, and no filter or no
+// opening plies ask nothing.
+func TestFilteredOpenings(t *testing.T) {
+	rules := bacteria(t)
+	// The filter takes the openings whose top two rows are as at the start (no piece moved
+	// from or into them) and refuses the rest.
+	asked := 0
+	noJump := func(st State) bool {
+		asked++
+		return strings.HasPrefix(st.String(), "O.....X/.......")
+	}
+	plain := Openings(rules, 40, 2, 11)
+	got, redrawn, err := FilteredOpenings(rules, 40, 2, 11, noJump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, redrawn2, _ := FilteredOpenings(rules, 40, 2, 11, noJump)
+	changed := 0
+	for i := range got {
+		if !noJump(got[i].Start) {
+			t.Fatalf("game %d: the filter refuses its opening %s", i, got[i].Start)
+		}
+		if got[i].Start.String() != again[i].Start.String() {
+			t.Fatalf("game %d: the same seed and filter drew %s and %s", i, got[i].Start, again[i].Start)
+		}
+		if noJump(plain[i].Start) != (got[i].Start.String() == plain[i].Start.String()) {
+			t.Fatalf("game %d: unfiltered %s, filtered %s", i, plain[i].Start, got[i].Start)
+		}
+		if i%2 == 0 && got[i].Start.String() != plain[i].Start.String() {
+			changed++
+		}
+		if i%2 == 1 && got[i].Start.String() != got[i-1].Start.String() {
+			t.Fatalf("games %d and %d do not share their opening", i-1, i)
+		}
+	}
+	if changed == 0 || redrawn < changed || redrawn != redrawn2 {
+		t.Errorf("%d openings changed, %d redraws counted (%d the second time)", changed, redrawn, redrawn2)
+	}
+	if _, _, err := FilteredOpenings(rules, 2, 2, 11, func(State) bool { return false }); err == nil {
+		t.Error("a filter that refuses every opening: no error")
+	}
+	asked = 0
+	if _, n, err := FilteredOpenings(rules, 4, 0, 11, noJump); err != nil || n != 0 || asked != 0 {
+		t.Errorf("no opening plies: %d redraws, %d openings judged, %v", n, asked, err)
+	}
+}
+
 func TestExpand(t *testing.T) {
 	got := expand([]string{"bin/agent", "-seed", "{seed}", "-log", "g{game}.txt"}, 9, 12, "a")
 	want := []string{"bin/agent", "-seed", fmt.Sprint(AgentSeed(9, 12, "a")), "-log", "g12.txt"}

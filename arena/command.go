@@ -104,7 +104,11 @@ anything else, one extension line
 where <board> is the ataxx.Position String notation ("rows/.../rows side turns": seven rows
 top to bottom of O, X and '.', the side to move, the turns played). The judge never sends it;
 agents must accept it to be used with -openings. After it the side to move gets TURN and the
-other side first gets OPP, as in the judge's own first move.
+other side first gets OPP, as in the judge's own first move. An opening worth playing is not
+already lost: with -opening-max-score N > 0 (Bacteria War's default 113, in nnab's hundredths
+of a piece) the game's opening search (nnab at 5,000 / 2,500 nodes on the embedded net, as the
+data generator searches) scores each opening drawn, and one beyond ±N is drawn again from the same
+generator; -opening-max-score 0 keeps every opening (games without an opening search do).
 
 Output. Progress on stderr; one JSON record per game (moves, times, clocks, verdicts,
 result, opening, seed) and summary.json under -out (default: a new temporary directory);
@@ -138,6 +142,10 @@ type MatchCommand struct {
 	// NodeClock (0: none) is a node clock of that many nodes a side: it replaces {nodeclock}
 	// in both commands, which must have it (NodeClockCommands).
 	NodeClock int64
+	// AcceptOpening (nil: none) filters the random openings: one it refuses is drawn again.
+	// OpeningMax is its bound (-opening-max-score), for the summary.
+	AcceptOpening func(State) bool
+	OpeningMax    int32
 }
 
 // NodeClockCommands puts the node clock n into both commands in place of {nodeclock}; a
@@ -206,6 +214,9 @@ func (m MatchCommand) Run(ctx context.Context, stdout, stderr io.Writer) (int, e
 		Rules: m.Rules, A: a, B: b, Games: m.Games, Clock: m.Clock, ClockB: m.ClockB, ReadyLimit: m.Ready,
 		Mem: Limits{RSS: m.MemMB << 20, AS: m.AsMB << 20}, Grace: m.Grace, Openings: m.Openings, Seed: m.Seed,
 		Parallel: m.Parallel, OutDir: m.Out, SPRT: sprt,
+	}
+	if m.AcceptOpening != nil && m.Openings > 0 {
+		cfg.AcceptOpening, cfg.OpeningMax, cfg.OpeningLog = m.AcceptOpening, m.OpeningMax, stderr
 	}
 	fmt.Fprintf(stderr, "arena: %d games of %s, game records in %s\n", m.Games, m.Game, m.Out)
 	start := time.Now()
@@ -295,8 +306,12 @@ func printSummary(w io.Writer, s *Summary, took time.Duration) {
 	if s.BClockMs != 0 {
 		clock = fmt.Sprintf("clocks A %d ms, B %d ms", s.ClockMs, s.BClockMs)
 	}
-	fmt.Fprintf(w, "%s: %d games in %v, %s, openings %d plies, seed %d\n",
-		s.Game, s.Games, took.Round(time.Second), clock, s.Openings, s.Seed)
+	filter := ""
+	if s.OpeningMax > 0 {
+		filter = fmt.Sprintf(" (any scored beyond ±%d drawn again)", s.OpeningMax)
+	}
+	fmt.Fprintf(w, "%s: %d games in %v, %s, openings %d plies%s, seed %d\n",
+		s.Game, s.Games, took.Round(time.Second), clock, s.Openings, filter, s.Seed)
 	fmt.Fprintf(w, "A: %s\nB: %s\n", s.ACmd, s.BCmd)
 	fmt.Fprintf(w, "A wins %d, draws %d, losses %d: score %.1f%%\n", s.AWins, s.Draws, s.BWins, 100*s.AScore)
 	for i, r := range s.ByRole {

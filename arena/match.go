@@ -37,6 +37,12 @@ type Config struct {
 	Seed       uint64        // seed of the openings
 	Parallel   int           // games played at once
 	OutDir     string        // where game records go; "" writes none
+	// AcceptOpening (nil: every opening) judges each random opening; one it refuses is drawn
+	// again (FilteredOpenings). OpeningMax is its bound, for the summary, and OpeningLog (nil:
+	// none) gets a line saying how many were drawn again.
+	AcceptOpening func(State) bool
+	OpeningMax    int32
+	OpeningLog    io.Writer
 }
 
 // Defaults fills the zero fields of c with the judge's values.

@@ -32,7 +32,10 @@ type Summary struct {
 	BCrash   int     `json:"b_crash"`
 	Seed     uint64  `json:"seed"`
 	Openings int     `json:"openings"`
-	ClockMs  int64   `json:"clock_ms"`
+	// OpeningMax is the bound of the opening filter (0: none): openings whose search scored
+	// them beyond it were drawn again.
+	OpeningMax int32 `json:"opening_max_score,omitempty"`
+	ClockMs    int64 `json:"clock_ms"`
 	// BClockMs is B's clock when it differs from A's (time odds).
 	BClockMs int64       `json:"b_clock_ms,omitempty"`
 	SPRT     *SPRTResult `json:"sprt,omitempty"`
@@ -91,14 +94,33 @@ func (s *Summary) Add(r *Record) {
 // legal moves from the start, drawn from a generator seeded by (seed, k), never ending the
 // game), A plays FIRST in the even games.
 func Openings(rules Rules, n, plies int, seed uint64) []Spec {
+	specs, _, err := FilteredOpenings(rules, n, plies, seed, nil)
+	if err != nil {
+		panic(err) // without a filter every opening is taken
+	}
+	return specs
+}
+
+// maxRedraws is how many openings in a row a filter may refuse before FilteredOpenings gives up.
+const maxRedraws = 10000
+
+// FilteredOpenings is Openings with a filter: with plies > 0, accept (nil: none) judges each
+// opening drawn, and one it refuses is drawn again from the same generator, so the openings
+// stay a function of the seed and the filter. It also returns how many openings were drawn
+// again, and fails when maxRedraws are refused in a row.
+func FilteredOpenings(rules Rules, n, plies int, seed uint64, accept func(State) bool) ([]Spec, int, error) {
 	specs := make([]Spec, n)
 	var open []Coords
 	var st State
+	redrawn := 0
 	for i := range specs {
 		k := i / 2
 		if i%2 == 0 {
 			r := rand.New(rand.NewPCG(seed, uint64(k)))
-			for {
+			for tries := 0; ; tries++ {
+				if tries > maxRedraws {
+					return nil, redrawn, fmt.Errorf("arena: %s: the opening filter refused %d openings of %d plies in a row", rules.Info().Name, maxRedraws, plies)
+				}
 				st, open = rules.Start(), []Coords{}
 				for len(open) < plies && !st.Terminal() {
 					c := st.RandomMove(r)
@@ -108,14 +130,19 @@ func Openings(rules Rules, n, plies int, seed uint64) []Spec {
 					}
 					st, open = next, append(open, c)
 				}
-				if !st.Terminal() {
-					break
+				if st.Terminal() {
+					continue
 				}
+				if plies > 0 && accept != nil && !accept(st) {
+					redrawn++
+					continue
+				}
+				break
 			}
 		}
 		specs[i] = Spec{Index: i, OpeningIndex: k, Opening: open, Start: st, AFirst: i%2 == 0}
 	}
-	return specs
+	return specs, redrawn, nil
 }
 
 // Run plays cfg.Games games, cfg.Parallel at a time, writes each record to cfg.OutDir
@@ -130,7 +157,13 @@ func Run(ctx context.Context, cfg Config, progress func(done int, r *Record, s *
 			return nil, fmt.Errorf("arena: %w", err)
 		}
 	}
-	specs := Openings(cfg.Rules, cfg.Games, cfg.Openings, cfg.Seed)
+	specs, redrawn, err := FilteredOpenings(cfg.Rules, cfg.Games, cfg.Openings, cfg.Seed, cfg.AcceptOpening)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.OpeningLog != nil && cfg.AcceptOpening != nil && cfg.Openings > 0 {
+		fmt.Fprintf(cfg.OpeningLog, "arena: %d openings drawn again (their search scored them beyond ±%d)\n", redrawn, cfg.OpeningMax)
+	}
 	type result struct {
 		rec *Record
 		err error
@@ -169,7 +202,7 @@ func Run(ctx context.Context, cfg Config, progress func(done int, r *Record, s *
 	}()
 	go func() { wg.Wait(); close(results) }()
 
-	sum := &Summary{Game: cfg.Rules.Info().Name, Seed: cfg.Seed, Openings: cfg.Openings,
+	sum := &Summary{Game: cfg.Rules.Info().Name, Seed: cfg.Seed, Openings: cfg.Openings, OpeningMax: cfg.OpeningMax,
 		ClockMs: cfg.Clock.Milliseconds(), OutDir: cfg.OutDir, AScore: 0.5}
 	sum.ACmd, sum.BCmd = strings.Join(cfg.A, " "), strings.Join(cfg.B, " ")
 	if cfg.ClockB != cfg.Clock {

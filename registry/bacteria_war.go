@@ -67,5 +67,11 @@ func init() {
 	def.Defaults = agentdef.EngineOptions{BlendDepth: 1, BlendScale: 300, Endgame: 20}
 	def.Protocols = []agentdef.ProtocolSpec[pos, move]{{Name: "uai", Serve: uai.Serve}}
 	def.NNUEArch = nnab.Arch
+	// The referee's openings are judged as the data generator judges its own (selfplay
+	// -opening-max-score: nnab on the embedded net, an 8 MB table), at 5,000 / 2,500 nodes:
+	// of the 256 two-ply openings, 16 lose by force within a few moves, and this search scores
+	// all 16 as proven results and no other beyond ±80; at 1,250 / 625 nodes it missed 7 of them.
+	def.OpeningSearch = agentdef.OpeningSearch{Engine: "nnab", Options: agentdef.EngineOptions{HashMB: 8},
+		Limits: engine.Limits{Nodes: 5000, SoftNodes: 2500}}
 	Register(def)
 }

@@ -413,6 +413,28 @@ func (g *game[P, M]) Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig,
 	})
 }
 
+func (g *game[P, M]) OpeningFilter(bound int32) (func(contract.State) bool, error) {
+	search := g.def.OpeningSearch
+	if search.Engine == "" {
+		return nil, fmt.Errorf("%s has no opening search to score openings with", g.def.Info.Name)
+	}
+	e, err := g.build(search.Engine, search.Options)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := engine.SearchScore(e, g.def.Start(), search.Limits); !ok {
+		return nil, fmt.Errorf("%s: the opening search %s gives no search score", g.def.Info.Name, search.Engine)
+	}
+	return func(st contract.State) bool {
+		p, ok := contract.PositionOf[P, M](st)
+		if !ok {
+			panic(fmt.Sprintf("registry: %s: an opening of another game (%T)", g.def.Info.Name, st))
+		}
+		score, _ := engine.SearchScore(e, p, search.Limits)
+		return !engine.OpeningDecided(score, bound)
+	}, nil
+}
+
 func (g *game[P, M]) NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error) {
 	if g.def.Judge == nil {
 		return nil, fmt.Errorf("%s has no move notation for the referee", g.def.Info.Name)

@@ -60,6 +60,11 @@ type Game interface {
 	SelfPlay(ctx context.Context, cfg selfplay.Config, model *nn.Model, dir string) (selfplay.Stats, error)
 	// Bootstrap plays games of the named engine against itself and writes shards into dir.
 	Bootstrap(ctx context.Context, bc selfplay.BootstrapConfig, engineName string, o agentdef.EngineOptions, dir string) (selfplay.Stats, error)
+	// OpeningFilter is the referee's filter of random openings (arena -opening-max-score): the
+	// game's opening search (agentdef.Def.OpeningSearch) scores each opening, and accept is
+	// false for one scored beyond ±bound for the side to move (engine.OpeningDecided). It fails
+	// for a game without an opening search. The filter searches one opening at a time.
+	OpeningFilter(bound int32) (accept func(contract.State) bool, err error)
 	// NewPlayer builds the named engine as an in-process contestant for the referee.
 	NewPlayer(engineName string, o agentdef.EngineOptions) (arena.Player, error)
 	// NNUEArch is the nnue architecture (colony/nn/nnue) of the game's efficiently updatable

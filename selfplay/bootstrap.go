@@ -166,7 +166,7 @@ func playEngineOnce[P Pos[P, M], M Mv](game Game[P], bc *BootstrapConfig, eng en
 			if sc, isScorer := eng.(Scorer); isScorer {
 				_, score, _ = sc.Stats()
 			}
-			if len(exs) == 0 && bc.OpeningMaxScore > 0 && (score > bc.OpeningMaxScore || score < -bc.OpeningMaxScore) {
+			if len(exs) == 0 && engine.OpeningDecided(score, bc.OpeningMaxScore) {
 				return gm, nil, values, false
 			}
 			ex := data.Example{Input: make([]float32, game.Info.InputSize()), GameID: GameID(worker, idx), Ply: moves,

@@ -32,6 +32,7 @@ type arenaGame interface {
 	Rules() contract.Rules
 	Protocols() []string
 	ArgvProtocol() string
+	OpeningFilter(bound int32) (func(contract.State) bool, error)
 }
 
 func main() {
@@ -63,6 +64,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	parallel := fs.Int("parallel", 1, "games played at once")
 	seed := fs.Uint64("seed", 0, "seed of the openings (0: from the clock; printed in the summary)")
 	openings := fs.Int("openings", 0, "random opening plies before the agents play (sent as POSITION)")
+	openingMax := fs.Int("opening-max-score", 113, "with -openings: draw an opening again when the game's opening search scores it beyond ± this (Bacteria War: nnab at 5,000 nodes, hundredths of a piece; 0: keep every opening; games without an opening search keep every one)")
 	out := fs.String("out", "", "directory for the game records (default: a new temporary directory)")
 	memMB := fs.Uint64("mem", 1024, "resident-memory cap of each agent in MB, enforced by a watchdog (0: none)")
 	asMB := fs.Uint64("as", 0, "address-space cap (RLIMIT_AS) of each agent in MB (0: none)")
@@ -100,7 +102,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if variant, ok := registry.StdinDriver(*game); ok {
-		for _, f := range []string{"clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order", "node-clock"} {
+		for _, f := range []string{"clock", "clock-b", "ladder", "sprt", "ready", "openings", "opening-max-score", "as", "grace", "mem", "c", "d", "players", "rounds", "fixed-order", "node-clock"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s does not apply to petri", f)
 			}
@@ -118,7 +120,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 		}
 	}
 	if g.ArgvProtocol() != "" {
-		for _, f := range []string{"games", "clock", "clock-b", "ladder", "sprt", "ready", "openings", "as", "grace", "node-clock"} {
+		for _, f := range []string{"games", "clock", "clock-b", "ladder", "sprt", "ready", "openings", "opening-max-score", "as", "grace", "node-clock"} {
 			if set[f] {
 				return 2, fmt.Errorf("-%s is for judge-protocol games; %s is a King-of-the-Hill game (a process per move)", f, *game)
 			}
@@ -140,6 +142,21 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 			return 2, fmt.Errorf("-%s is for King-of-the-Hill games (slime)", f)
 		}
 	}
+	var accept func(contract.State) bool
+	if *openingMax < 0 {
+		return 2, fmt.Errorf("-opening-max-score %d: want 0 (no filter) or a positive bound", *openingMax)
+	}
+	if *openings > 0 && *openingMax > 0 {
+		var err error
+		if accept, err = g.OpeningFilter(int32(*openingMax)); err != nil && set["opening-max-score"] {
+			return 2, fmt.Errorf("-opening-max-score: %w", err)
+		} else if err != nil {
+			accept = nil // the game has no opening search: its openings are not filtered
+		}
+	}
+	if accept == nil {
+		*openingMax = 0
+	}
 	if g.Info().Players() != 2 || !slices.Contains(g.Protocols(), "judge") {
 		return 2, fmt.Errorf("%s is not a two-player judge-protocol game", *game)
 	}
@@ -149,7 +166,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io
 	m := arena.MatchCommand{NodeClock: *nodeClock, Game: *game, Rules: g.Rules(), A: *aCmd, B: *bCmd, Games: *games, Clock: *clock,
 		ClockB: *clockB, ClockBSet: set["clock-b"], Ladder: *ladder, SPRT: *sprtSpec, Ready: *ready,
 		Parallel: *parallel, Seed: *seed, Openings: *openings, Out: *out, MemMB: *memMB, AsMB: *asMB,
-		Grace: *grace, JSON: *asJSON}
+		Grace: *grace, JSON: *asJSON, AcceptOpening: accept, OpeningMax: int32(*openingMax)}
 	// An interrupt (or SIGTERM) stops a match after the games being played: they count, their
 	// agents are told FINISH, and the summary of the games played is printed. A second one
 	// kills at once, as any interrupt does the other commands.

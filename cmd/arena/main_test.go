@@ -53,6 +53,10 @@ func TestArenaJSON(t *testing.T) {
 		}
 	}
 	num := func(k string) int { v, _ := sum[k].(float64); return int(v) }
+	// The openings were judged by Bacteria War's opening search at the default bound.
+	if num("opening_max_score") != 113 || !strings.Contains(stderr.String(), "openings drawn again") {
+		t.Errorf("opening filter: summary %v\nstderr %s", sum, stderr.String())
+	}
 	if num("games") != 6 || num("a_wins")+num("b_wins")+num("draws") != 6 || num("a_re")+num("a_tle")+num("a_crash") != 0 {
 		t.Errorf("summary %v", sum)
 	}
@@ -95,6 +99,9 @@ func TestArenaFlags(t *testing.T) {
 		{[]string{"-a", "x", "-b", "y", "-ladder", "10s,fast"}, "not a positive duration"},
 		{[]string{"-a", "x", "-b", "y", "-ladder", "10s", "-clock-b", "20s"}, "does not go with -ladder"},
 		{[]string{"-game", "petri", "-a", "x", "-b", "y", "-sprt", "0,10"}, "does not apply to petri"},
+		{[]string{"-a", "x", "-b", "y", "-openings", "2", "-opening-max-score", "-1"}, "want 0 (no filter)"},
+		{[]string{"-game", "catch-the-mouse", "-a", "x", "-b", "y", "-openings", "2", "-opening-max-score", "50"}, "no opening search"},
+		{[]string{"-game", "slime", "-a", "x", "-b", "y", "-opening-max-score", "50"}, "is for judge-protocol games"},
 		{[]string{"-paired", "x"}, "pairs of run directories"},
 		{[]string{"-paired", "-games", "4", "x", "y"}, "no flag but -paired"},
 		{[]string{"-paired", t.TempDir(), t.TempDir()}, "no game records"},
