@@ -124,6 +124,13 @@ tidy-check:
 clean:
 	rm -rf $(BIN)
 
+# The play page (docs/viewer.md, "The play page"): the engine compiled to WebAssembly, its nets
+# and the page in $(BIN)/web; open $(BIN)/web/index.html, or serve it: bin/play -serve 127.0.0.1:8080.
+.PHONY: web
+web:
+	GOOS=js GOARCH=wasm $(GO) build -o $(BIN)/colony.wasm ./web/wasm
+	$(GO) run ./cmd/play -wasm $(BIN)/colony.wasm -wasm-exec "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" -o $(BIN)/web
+
 # One self-contained Go file (package main, standard library only) for the ALPHANO judge,
 # generated from the agent's packages and checked the way the judge builds it (README, "Ship it"):
 # `make export` writes bin/Main.go; `make export ENGINE=alphabeta EXPORT=ab.go`, `make export MODEL=m.model`.
