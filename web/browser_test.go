@@ -300,7 +300,6 @@ func TestBrowserPlay(t *testing.T) {
 	}
 }
 
-
 // countOf is pl's pieces in p.
 func countOf(p ataxx.Position, pl int) int {
 	n := 0

@@ -110,4 +110,3 @@ func Static() fs.FS {
 
 // Handler serves the page's folder dir.
 func Handler(dir string) http.Handler { return http.FileServer(http.Dir(dir)) }
-
