@@ -28,6 +28,7 @@ import (
 	"colony/game/ataxx"
 	"colony/game/mouse"
 	"colony/replay"
+	"colony/web"
 	"colony/web/page"
 )
 
@@ -282,6 +283,8 @@ func TestBrowserPlay(t *testing.T) {
 	}
 	t.Logf("analysis of move 10: %d updates, %+v", a.Updates-before, a)
 
+	forcedPass(t, ctx)
+
 	// Catch The Mouse as Nadori's team against mcts at 24 playouts; the test's moves are random.
 	setGame(t, ctx, mouse.Info.Name, mouse.Team, 24)
 	r := rand.New(rand.NewPCG(5, 5))
@@ -355,4 +358,43 @@ func checkRecord(t *testing.T, text string, moves []contract.Coords) {
 		t.Fatalf("the record lacks the engine's accounts, a winner or the human's seat: %s", b)
 	}
 	t.Logf("record: %s, winner %s, %d engine moves with their account", rec.Outcome, rec.Winner, infos)
+}
+
+// forcedPass loads a record that starts where O is walled in: only Pass plays, and Take back
+// takes the pass back.
+func forcedPass(t *testing.T, ctx context.Context) {
+	t.Helper()
+	g, err := web.Lookup(ataxx.Info.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.Record(web.RecordRequest{Game: ataxx.Info.Name, Start: passBoard, Human: 0, Engine: "nnab"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "pass.json")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	poll := func(what, expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			st, _ := chromedp.Run(ctx, chromedp.Evaluate[pageState](readPage))
+			t.Fatalf("%s: %v (%+v)", what, err, st)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("load"), []string{f})); err != nil {
+		t.Fatal(err)
+	}
+	poll("the walled-in position", fmt.Sprintf(`document.getElementById("board").dataset.board === %q && !document.getElementById("pass").disabled
+		&& document.querySelectorAll("#board .cell.movable").length === 0`, passBoard))
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("pass"))); err != nil {
+		t.Fatal(err)
+	}
+	poll("the pass played", `document.querySelectorAll("#moves li").length === 1 && document.querySelector("#moves li").dataset.coords === "-1 -1 -1 -1"
+		&& document.getElementById("board").dataset.toMove === "1" && document.getElementById("pass").disabled`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("takeback"))); err != nil {
+		t.Fatal(err)
+	}
+	poll("the pass taken back", `document.querySelectorAll("#moves li").length === 0 && !document.getElementById("pass").disabled`)
 }
