@@ -3,7 +3,8 @@ package web_test
 // The play page in headless Chromium (chromedp, as the replay viewer's tests): whole games
 // played by clicks against the WebAssembly engine, checked move by move against the native
 // rules, the record saved and read back by the viewer's and the arena's readers, the record
-// loaded and one of its positions analysed, and no request leaving the page.
+// loaded and one of its positions analysed, a forced pass and its take-back, and no request
+// leaving the page. PLAY_SCREENSHOTS=DIR also writes DIR/play-GAME.png (docs/img's screenshots).
 
 import (
 	"context"
@@ -282,6 +283,10 @@ func TestBrowserPlay(t *testing.T) {
 		t.Fatalf("the analysis's best move %q is not legal in %s", pv[0], p)
 	}
 	t.Logf("analysis of move 10: %d updates, %+v", a.Updates-before, a)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#board .cell.movable`))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "play-bacteria-war.png")
 
 	forcedPass(t, ctx)
 
@@ -290,6 +295,7 @@ func TestBrowserPlay(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	browserGame(t, ctx, mouse.Def(), mouse.Team, func(_ mouse.Position, ms []mouse.Move) mouse.Move { return ms[r.IntN(len(ms))] })
 	t.Logf("Catch The Mouse done at %v", time.Since(start).Round(time.Millisecond))
+	screenshot(t, ctx, "play-catch-the-mouse.png")
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -358,6 +364,23 @@ func checkRecord(t *testing.T, text string, moves []contract.Coords) {
 		t.Fatalf("the record lacks the engine's accounts, a winner or the human's seat: %s", b)
 	}
 	t.Logf("record: %s, winner %s, %d engine moves with their account", rec.Outcome, rec.Winner, infos)
+}
+
+// screenshot writes the page's picture to $PLAY_SCREENSHOTS/name when that is set (docs/img's
+// screenshots: PLAY_SCREENSHOTS=$PWD/docs/img go test -count=1 -run BrowserPlay ./web).
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("PLAY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // forcedPass loads a record that starts where O is walled in: only Pass plays, and Take back

@@ -28,7 +28,7 @@ func init() {
 	add(&page[ataxx.Position, ataxx.Move]{
 		def: ataxx.Def(),
 		info: GameInfo{Name: ataxx.Info.Name, Title: "Bacteria War", Players: ataxx.Info.PlayerNames,
-			Roles: []string{"O (red, moves first)", "X (blue)"}, Engine: "nnab", Rows: ataxx.Size, Cols: ataxx.Size},
+			Roles: []string{"red, moves first", "blue"}, Engine: "nnab", Rows: ataxx.Size, Cols: ataxx.Size},
 		build: func(net []byte) (engine.Engine[ataxx.Position, ataxx.Move], error) { return NewNNAB(net) },
 		setInfo: func(e engine.Engine[ataxx.Position, ataxx.Move], f func(engine.Iteration[ataxx.Move])) {
 			e.(*nnab.Engine).SetInfo(f)
@@ -37,7 +37,7 @@ func init() {
 	add(&page[mouse.Position, mouse.Move]{
 		def: MouseDef(),
 		info: GameInfo{Name: mouse.Info.Name, Title: "Catch The Mouse", Players: mouse.Info.PlayerNames,
-			Roles: []string{"the mice (move first)", "Nadori's team (cats and Nadori)"}, Engine: "mcts", Rows: mouse.Rows, Cols: mouse.Cols},
+			Roles: []string{"the mice, move first", "Nadori's team: cats and Nadori"}, Engine: "mcts", Rows: mouse.Rows, Cols: mouse.Cols},
 		build: func(net []byte) (engine.Engine[mouse.Position, mouse.Move], error) { return NewMouseMCTS(net) },
 		pv: func(e engine.Engine[mouse.Position, mouse.Move], n int) []mouse.Move {
 			return e.(*mctsengine.Engine[mouse.Position, mouse.Move]).PV(n)

@@ -386,7 +386,7 @@
       li.dataset.ply = String(k + 1);
       li.dataset.coords = m.coords.join(" ");
       li.dataset.seat = String(m.seat);
-      li.textContent = st.games[st.game].players[m.seat] + " " + m.text;
+      li.textContent = (k + 1) + ". " + st.games[st.game].players[m.seat] + " " + m.text;
       const inf = st.infos[k];
       if (inf) {
         const sp = document.createElement("span");
