@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -298,7 +299,6 @@ func TestBrowserPlay(t *testing.T) {
 	screenshot(t, ctx, "play-catch-the-mouse.png")
 
 	mu.Lock()
-	defer mu.Unlock()
 	for _, u := range requests {
 		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "blob:") && !strings.HasPrefix(u, "data:") {
 			t.Errorf("the page asked the network for %s", u)
@@ -306,6 +306,27 @@ func TestBrowserPlay(t *testing.T) {
 	}
 	if len(requests) == 0 {
 		t.Error("no request seen at all: the network listener is not working")
+	}
+	requests = nil
+	mu.Unlock()
+
+	// The same folder from the local server (play -serve): the engine loads and moves.
+	srv := httptest.NewServer(page.Handler(dir))
+	defer srv.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	setGame(t, ctx, ataxx.Info.Name, 1, 100)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.colonyPage.ready && document.querySelectorAll("#moves li").length === 1`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		t.Fatalf("served: the engine does not play the first move: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, u := range requests {
+		if !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "blob:") && !strings.HasPrefix(u, "data:") {
+			t.Errorf("the served page asked the network for %s", u)
+		}
 	}
 }
 
