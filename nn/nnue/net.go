@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // Quantization. The feature transformer's scale is 2^k (k in [minFTShift, maxFTShift], the
@@ -634,11 +635,12 @@ func sqActTable(qa int32, shift uint) []uint16 {
 // SCReLU nets.
 func dotSqSWAR(a []uint64, w []uint64, act *[1 << 16]uint16) int64 {
 	w = w[:2*len(a)]
+	pw := unsafe.Pointer(unsafe.SliceData(w)) // read unchecked: w is 2*len(a) words
 	var s, cs uint64
 	for i, x := range a {
 		s0, s1 := uint64(act[uint16(x)]), uint64(act[uint16(x>>16)])
 		s2, s3 := uint64(act[uint16(x>>32)]), uint64(act[uint16(x>>48)])
-		ww := w[2*i : 2*i+2 : 2*i+2]
+		ww := (*[2]uint64)(unsafe.Add(pw, 16*i))
 		s += (s0|s2<<32)*ww[0]>>32 + (s1|s3<<32)*ww[1]>>32
 		cs += s0 + s1 + s2 + s3
 	}
