@@ -192,8 +192,9 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 		touched &= touched - 1
 		o, a = t.row(before, tl), t.row(after, tl)
 		add2, sub2 := t.rows[a:a+rw], t.rows[o:o+rw]
+		s := src[:len(dst)] // src is dst after the first pass: checked once here, not in the loop
 		for i := range dst {
-			dst[i] = src[i] + add[i] - sub[i] + add2[i] - sub2[i]
+			dst[i] = s[i] + add[i] - sub[i] + add2[i] - sub2[i]
 		}
 		src = dst
 	}
