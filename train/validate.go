@@ -271,8 +271,8 @@ func (mo *nnueMonitor) validate() error {
 			mo.best = t.Model()
 		}
 	}
-	train := "training mse -"
-	if mo.n > 0 {
+	train := "training mse -" // no step since the last validation
+	if !math.IsNaN(row.Train) {
 		train = fmt.Sprintf("training mse %.4f", row.Train)
 	} else if t.step == mo.first {
 		train = "the start model, before any training step"

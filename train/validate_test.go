@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -417,7 +418,8 @@ func TestRunNNUEBestValStart(t *testing.T) {
 	if err != nil || out.Step != 20 {
 		t.Fatalf("out: %v, step %d; want the start model (step 20)", err, out.Step)
 	}
-	if !strings.Contains(log.String(), "the start model's own") || strings.Contains(log.String(), "NaN") {
+	if !strings.Contains(log.String(), "the start model's own") || strings.Contains(log.String(), "NaN") ||
+		!strings.Contains(log.String(), "step 20: validation mse") || !regexp.MustCompile(`step 30: validation mse [0-9.]+ \(results alone [0-9.]+\) training mse [0-9.]+ `).MatchString(log.String()) {
 		t.Errorf("log:\n%s", log.String())
 	}
 }
