@@ -98,8 +98,8 @@ func TestGenericPackagesImportNoGame(t *testing.T) {
 	}
 }
 
-// TestReadmeListsEveryPackage: the README's "What is where" table names every package and
-// every command of the module, so a newcomer finds each from the README alone.
+// TestReadmeListsEveryPackage: the "What is where" table (docs/layout.md, linked from the
+// README) names every package and every command of the module, so a newcomer finds each.
 func TestReadmeListsEveryPackage(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -109,13 +109,13 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	readme, err := os.ReadFile("../README.md")
+	layout, err := os.ReadFile("../docs/layout.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, ok := strings.Cut(string(readme), "## What is where")
+	_, table, ok := strings.Cut(string(layout), "## What is where")
 	if !ok {
-		t.Fatal(`README.md has no "## What is where" section`)
+		t.Fatal(`docs/layout.md has no "## What is where" section`)
 	}
 	table, _, _ = strings.Cut(table, "\n## ")
 	pkgs := strings.Fields(string(out))
@@ -125,7 +125,7 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 	for _, p := range pkgs {
 		dir := strings.TrimPrefix(p, "colony/")
 		if !strings.Contains(table, "`"+dir+"`") && !strings.Contains(table, "`"+dir+"/`") {
-			t.Errorf("README's What is where does not list %s", dir)
+			t.Errorf("docs/layout.md's What is where does not list %s", dir)
 		}
 	}
 }
