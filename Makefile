@@ -35,12 +35,13 @@ pgo:
 	cp $(BIN)/game.pgo cmd/selfplay/default.pgo
 
 # What the tests drive besides Go: g++ (the C++ export's parity tests) and Chromium (the replay
-# viewer's browser tests). Installed with apt-get when missing and this user may; otherwise
-# those tests skip, saying so.
+# viewer's browser tests). Installed with apt-get when missing and this user may, without the
+# packages they only recommend (no avahi, cups or desktop helpers: headless Chromium and g++
+# need none of them); otherwise those tests skip, saying so.
 deps:
 	@need=""; command -v g++ >/dev/null || need="$$need g++"; command -v chromium >/dev/null || need="$$need chromium"; \
 	if [ -n "$$need" ]; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update && apt-get install -y $$need; \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update && apt-get install -y --no-install-recommends $$need; \
 		else echo "make: missing$$need (install them, or their tests skip)" >&2; fi; \
 	fi
 
@@ -147,7 +148,10 @@ export:
 GAME    ?= bacteria-war
 SHIPLANG := $(if $(filter go,$(LANG)),go,cpp)
 SHIPEXT  := $(if $(filter go,$(SHIPLANG)),go,cpp)
+# bin/go.mod makes bin/ a module of its own, so that `go vet ./...` and `go test ./...` (make
+# test) pass over the files written here (a Main.go beside a Main.cpp is no Go package).
 ship:
 	@mkdir -p $(BIN)/$(GAME)
+	@test -f $(BIN)/go.mod || printf 'module colony/bin\n\ngo 1.26\n' > $(BIN)/go.mod
 	$(GO) run ./cmd/export -game $(GAME) -lang $(SHIPLANG) $(if $(MODEL),-model $(MODEL)) -o $(BIN)/$(GAME)/Main.$(SHIPEXT) -check
 	@echo "make: submit $(BIN)/$(GAME)/Main.$(SHIPEXT); the judge builds it with: $(if $(filter go,$(SHIPLANG)),go build Main.go,g++ -std=c++17 -O2 Main.cpp)"

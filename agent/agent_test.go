@@ -269,6 +269,93 @@ func TestUAIBinary(t *testing.T) {
 			}
 		})
 	}
+	// A GUI's session with the README's command, `agent -protocol uai` (the default engine,
+	// nnab on the embedded net): the handshake, then a game from the start in which every move
+	// is asked for as a GUI asks, the whole move list and both clocks each time, and each answer
+	// must be legal where the GUI's own board stands; quit ends the program.
+	t.Run("gui-session", func(t *testing.T) {
+		cmd := exec.Command(bin, "-protocol", "uai")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdoutPipe, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		lines := make(chan string)
+		go func() {
+			sc := bufio.NewScanner(stdoutPipe)
+			for sc.Scan() {
+				lines <- strings.TrimSpace(sc.Text())
+			}
+			close(lines)
+		}()
+		send := func(s string) {
+			if _, err := io.WriteString(stdin, s+"\n"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		until := func(prefix string) string {
+			t.Helper()
+			deadline := time.After(10 * time.Second)
+			for {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						t.Fatalf("the agent closed its output waiting for %q (stderr %q)", prefix, stderr.String())
+					}
+					if strings.HasPrefix(l, prefix) {
+						return l
+					}
+				case <-deadline:
+					t.Fatalf("no %q within 10 s", prefix)
+				}
+			}
+		}
+		send("uai")
+		if l := until("id name"); !strings.Contains(l, "nnab") {
+			t.Errorf("the default engine's id line %q", l)
+		}
+		until("uaiok")
+		send("isready")
+		until("readyok")
+		send("uainewgame")
+		pos := ataxx.Start()
+		var moves []string
+		clocks := [2]int{10000, 10000}
+		for ply := 0; ply < 16 && !pos.Terminal(); ply++ {
+			position := "position startpos"
+			if len(moves) > 0 {
+				position += " moves " + strings.Join(moves, " ")
+			}
+			send(position)
+			send(fmt.Sprintf("go wtime %d btime %d", clocks[0], clocks[1]))
+			start := time.Now()
+			best := strings.TrimPrefix(until("bestmove "), "bestmove ")
+			clocks[ply%2] -= int(time.Since(start).Milliseconds())
+			if clocks[ply%2] <= 0 {
+				t.Fatalf("ply %d: the agent overstepped its 10 s clock", ply)
+			}
+			m, err := pos.ParseUAIMove(best)
+			if err != nil {
+				t.Fatalf("ply %d after %v: bestmove %q: %v", ply, moves, best, err)
+			}
+			pos = pos.Apply(m)
+			moves = append(moves, best)
+		}
+		send("quit")
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("exit after quit: %v (stderr %q)", err, stderr.String())
+		}
+	})
 	// The same binary as an external engine behind the judge protocol (-engine uai), as the
 	// second player: the judge's OPP move reaches the external engine through the FEN, and its
 	// answer is legal in the judge's position and is its own (no fallback on the log).
