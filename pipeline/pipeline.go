@@ -384,33 +384,51 @@ func generations(ctx context.Context, n int, gen func(context.Context) (*GenResu
 // gate, promote. On an error (or ctx cancelled) the run stays at the failed stage and a later
 // call resumes it.
 func (c *Cycle) Generation(ctx context.Context) (*GenResult, error) {
-	gen := c.st.Generation
-	wrap := func(err error) error {
-		return fmt.Errorf("generation %d, stage %s: %w", gen, c.st.Stage, err)
-	}
 	if err := os.MkdirAll(c.genDir(), 0o755); err != nil {
-		return nil, wrap(err)
+		return nil, fmt.Errorf("generation %d, stage %s: %w", c.st.Generation, c.st.Stage, err)
 	}
-	if c.st.Stage == StageSelfPlay {
-		if err := c.selfPlay(ctx); err != nil {
+	return generation{n: c.st.Generation, stage: &c.st.Stage, state: filepath.Join(c.dir, "state.json"), save: c.save,
+		steps: []step{{StageSelfPlay, StageTrain, c.selfPlay}, {StageTrain, StageGate, c.train}},
+		last:  StageGate, finish: c.gateAndPromote}.run(ctx)
+}
+
+// step is a stage of a generation: run, then the run is recorded at stage next.
+type step struct {
+	stage, next string
+	run         func(context.Context) error
+}
+
+// generation is one generation of a cycle (Cycle, StoreCycle) as stages run in order from the
+// one recorded (*stage): each step whose stage it is runs and saves its next stage; the last
+// stage's finish gates or promotes and moves on to the next generation. On an error the run
+// stays at the failed stage, named in the error.
+type generation struct {
+	n      int
+	stage  *string
+	state  string // where the stage is recorded, for the error of an unknown one
+	save   func(stage string) error
+	steps  []step
+	last   string // the stage that finish ends
+	finish func(context.Context) (*GenResult, error)
+}
+
+func (g generation) run(ctx context.Context) (*GenResult, error) {
+	wrap := func(err error) error { return fmt.Errorf("generation %d, stage %s: %w", g.n, *g.stage, err) }
+	for _, s := range g.steps {
+		if *g.stage != s.stage {
+			continue
+		}
+		if err := s.run(ctx); err != nil {
 			return nil, wrap(err)
 		}
-		if err := c.save(StageTrain); err != nil {
+		if err := g.save(s.next); err != nil {
 			return nil, wrap(err)
 		}
 	}
-	if c.st.Stage == StageTrain {
-		if err := c.train(ctx); err != nil {
-			return nil, wrap(err)
-		}
-		if err := c.save(StageGate); err != nil {
-			return nil, wrap(err)
-		}
+	if *g.stage != g.last {
+		return nil, wrap(fmt.Errorf("unknown stage %q in %s", *g.stage, g.state))
 	}
-	if c.st.Stage != StageGate {
-		return nil, wrap(fmt.Errorf("unknown stage %q in %s", c.st.Stage, filepath.Join(c.dir, "state.json")))
-	}
-	res, err := c.gateAndPromote(ctx)
+	res, err := g.finish(ctx)
 	if err != nil {
 		return nil, wrap(err)
 	}

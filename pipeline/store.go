@@ -317,32 +317,10 @@ func (c *StoreCycle) Run(ctx context.Context, n int) ([]GenResult, error) {
 // Generation finishes the generation in progress from its stage: ingest and train, gate,
 // promote. Killed anywhere, a later call (on any machine) resumes at the recorded stage.
 func (c *StoreCycle) Generation(ctx context.Context) (*GenResult, error) {
-	gen := c.s.Generation
-	wrap := func(err error) error { return fmt.Errorf("generation %d, stage %s: %w", gen, c.s.Stage, err) }
-	if c.s.Stage == StageIngest {
-		if err := c.ingestTrain(ctx); err != nil {
-			return nil, wrap(err)
-		}
-		if err := c.save(ctx, StageGate); err != nil {
-			return nil, wrap(err)
-		}
-	}
-	if c.s.Stage == StageGate {
-		if err := c.storeGate(ctx); err != nil {
-			return nil, wrap(err)
-		}
-		if err := c.save(ctx, StagePromote); err != nil {
-			return nil, wrap(err)
-		}
-	}
-	if c.s.Stage != StagePromote {
-		return nil, wrap(fmt.Errorf("unknown stage %q in state.json", c.s.Stage))
-	}
-	res, err := c.storePromote(ctx)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return res, nil
+	save := func(stage string) error { return c.save(ctx, stage) }
+	return generation{n: c.s.Generation, stage: &c.s.Stage, state: "state.json", save: save,
+		steps: []step{{StageIngest, StageGate, c.ingestTrain}, {StageGate, StagePromote, c.storeGate}},
+		last:  StagePromote, finish: c.storePromote}.run(ctx)
 }
 
 func (c *StoreCycle) cache() string { return filepath.Join(c.work, "shards") }
