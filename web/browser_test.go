@@ -170,6 +170,7 @@ func TestBrowserPlay(t *testing.T) {
 	if chromium() == "" {
 		t.Skip("browser test skipped: chromium is not installed (apt-get install chromium; .ci/run installs it)")
 	}
+	t.Parallel() // with the parity test: Chromium starts while Node.js searches
 	start := time.Now()
 	file, root := wasm(t)
 	dir := filepath.Join(tmp, "page")

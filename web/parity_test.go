@@ -69,6 +69,7 @@ func TestWasmParity(t *testing.T) {
 	if err != nil {
 		t.Skip("parity test skipped: node (Node.js) is not installed, and it runs the WebAssembly build")
 	}
+	t.Parallel()
 	file, root := wasm(t)
 
 	nnue, _, ok := models.NewestNNUE(ataxx.Info.Name)

@@ -437,6 +437,7 @@
 
   function goTo(k) {
     if (st.busy === "move") return;
+    if (st.busy === "analysis") stop(); // its position is no longer shown
     st.at = Math.max(0, Math.min(k, st.moves.length));
     step();
   }
