@@ -175,16 +175,19 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 		}
 		return
 	}
-	// Portable: two windows per pass over dst.
+	// Portable: up to three windows per pass over dst (each pass reads and writes dst once;
+	// the loops check no bounds: src is resliced to dst's length, which it loses when it
+	// becomes dst after the first pass).
 	dst, src = dst[:rw], src[:rw]
 	for touched != 0 {
 		tl := uint(bits.TrailingZeros64(touched))
 		touched &= touched - 1
 		o, a := t.row(before, tl), t.row(after, tl)
 		add, sub := t.rows[a:a+rw], t.rows[o:o+rw]
+		s := src[:len(dst)]
 		if touched == 0 {
 			for i := range dst {
-				dst[i] = src[i] + add[i] - sub[i]
+				dst[i] = s[i] + add[i] - sub[i]
 			}
 			return
 		}
@@ -192,9 +195,18 @@ func (n *Net) moveWindows(dst, src Acc, before [2]uint64, p, to, from int, flips
 		touched &= touched - 1
 		o, a = t.row(before, tl), t.row(after, tl)
 		add2, sub2 := t.rows[a:a+rw], t.rows[o:o+rw]
-		s := src[:len(dst)] // src is dst after the first pass: checked once here, not in the loop
+		if touched == 0 {
+			for i := range dst {
+				dst[i] = s[i] + add[i] - sub[i] + add2[i] - sub2[i]
+			}
+			return
+		}
+		tl = uint(bits.TrailingZeros64(touched))
+		touched &= touched - 1
+		o, a = t.row(before, tl), t.row(after, tl)
+		add3, sub3 := t.rows[a:a+rw], t.rows[o:o+rw]
 		for i := range dst {
-			dst[i] = s[i] + add[i] - sub[i] + add2[i] - sub2[i]
+			dst[i] = s[i] + add[i] - sub[i] + add2[i] - sub2[i] + add3[i] - sub3[i]
 		}
 		src = dst
 	}
