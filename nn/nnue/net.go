@@ -641,10 +641,11 @@ func dotSqSWAR(a []uint64, w []uint64, act *[1 << 16]uint16) int64 {
 		s0, s1 := uint64(act[uint16(x)]), uint64(act[uint16(x>>16)])
 		s2, s3 := uint64(act[uint16(x>>32)]), uint64(act[uint16(x>>48)])
 		ww := (*[2]uint64)(unsafe.Add(pw, 16*i))
-		s += (s0|s2<<32)*ww[0]>>32 + (s1|s3<<32)*ww[1]>>32
-		cs += s0 + s1 + s2 + s3
+		p0, p1 := s0|s2<<32, s1|s3<<32
+		s += p0*ww[0]>>32 + p1*ww[1]>>32
+		cs += p0 + p1 // the activations' sum in two 32-bit halves (each below 2^12 a word)
 	}
-	return int64(s) - 32768*int64(cs)
+	return int64(s) - 32768*int64(cs&0xFFFFFFFF+cs>>32)
 }
 
 // packOutSWAR packs int16-range output weights for dotClipSWAR: per group of four lanes,
