@@ -524,6 +524,10 @@ func (n *Net) Output(acc Acc, stm, bucket int) int64 {
 	if n.simdEval && n.sq {
 		return n.outB[bucket] + dotSq2SIMD(us, them, n.outW16[8*W*bucket:8*W*(bucket+1)], int16(n.qa), uint64(n.shift))
 	}
+	if n.sqAct != nil && !n.simdEval {
+		act, w := (*[1 << 16]uint16)(n.sqAct), n.swarW[4*W*bucket:4*W*(bucket+1)]
+		return n.outB[bucket] + dotSqSWAR(us, w[:2*W], act) + dotSqSWAR(them, w[2*W:], act)
+	}
 	return n.outB[bucket] + n.dot(us, 2*bucket) + n.dot(them, 2*bucket+1)
 }
 
