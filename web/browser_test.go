@@ -147,10 +147,11 @@ func browserGame[P contract.Position[P, M], M contract.Move](t *testing.T, ctx c
 }
 
 // setGame chooses the game, the human's seat and the engine's budget and starts a game.
-func setGame(t *testing.T, ctx context.Context, game string, seat int, nodes int) {
+// kind is "nodes" or "time" (n milliseconds a move).
+func setGame(t *testing.T, ctx context.Context, game string, seat int, kind string, n int) {
 	t.Helper()
-	js := fmt.Sprintf(`(() => { document.getElementById("game").value = %q; document.getElementById("limit-kind").value = "nodes";
-	  document.getElementById("limit-value").value = "%d"; return true; })()`, game, nodes)
+	js := fmt.Sprintf(`(() => { document.getElementById("game").value = %q; document.getElementById("limit-kind").value = %q;
+	  document.getElementById("limit-value").value = "%d"; return true; })()`, game, kind, n)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestBrowserPlay(t *testing.T) {
 	t.Logf("page ready at %v", time.Since(start).Round(time.Millisecond))
 
 	// Bacteria War as O against nnab at 300 nodes a move; the test copies where it gains most.
-	setGame(t, ctx, ataxx.Info.Name, 0, 300)
+	setGame(t, ctx, ataxx.Info.Name, 0, "nodes", 300)
 	greedy := func(p ataxx.Position, ms []ataxx.Move) ataxx.Move {
 		best, most := ms[0], -1
 		for _, m := range ms {
@@ -293,7 +294,7 @@ func TestBrowserPlay(t *testing.T) {
 	forcedPass(t, ctx)
 
 	// Catch The Mouse as Nadori's team against mcts at 24 playouts; the test's moves are random.
-	setGame(t, ctx, mouse.Info.Name, mouse.Team, 24)
+	setGame(t, ctx, mouse.Info.Name, mouse.Team, "nodes", 24)
 	r := rand.New(rand.NewPCG(5, 5))
 	browserGame(t, ctx, mouse.Def(), mouse.Team, func(_ mouse.Position, ms []mouse.Move) mouse.Move { return ms[r.IntN(len(ms))] })
 	t.Logf("Catch The Mouse done at %v", time.Since(start).Round(time.Millisecond))
@@ -311,17 +312,27 @@ func TestBrowserPlay(t *testing.T) {
 	requests = nil
 	mu.Unlock()
 
-	// The same folder from the local server (play -serve): the engine loads and moves.
+	// The same folder from the local server (play -serve): the engine loads and, as O at 150
+	// ms a move, plays its first move in about that time.
 	srv := httptest.NewServer(page.Handler(dir))
 	defer srv.Close()
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	setGame(t, ctx, ataxx.Info.Name, 1, 100)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.colonyPage.ready && document.querySelectorAll("#moves li").length === 1`,
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.colonyPage && window.colonyPage.ready`,
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		t.Fatalf("served: the engine does not load: %v", err)
+	}
+	setGame(t, ctx, ataxx.Info.Name, 1, "time", 150)
+	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`document.querySelectorAll("#moves li").length === 1 && window.colonyPage.ms[0]`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
+	if err != nil {
 		t.Fatalf("served: the engine does not play the first move: %v", err)
 	}
+	if ms < 50 || ms > 5000 {
+		t.Errorf("served: the engine's first move at 150 ms a move took %v ms", ms)
+	}
+	t.Logf("served: the engine's first move at 150 ms a move took %v ms", ms)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, u := range requests {

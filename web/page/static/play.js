@@ -273,6 +273,7 @@
     if (!v) return;
     const board = $("board");
     board.dataset.ply = String(st.at);
+    $("evalbar").dataset.game = st.game;
     board.dataset.game = st.game;
     board.dataset.board = v.board;
     board.dataset.terminal = String(v.terminal);
