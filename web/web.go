@@ -73,7 +73,7 @@ type View struct {
 }
 
 // Request is what a search is asked: the position (Start, Moves), the budget (Nodes a move,
-// or MoveMs milliseconds; neither: the engine's default second) and whether to forget the
+// or MoveMs milliseconds; neither: a second) and whether to forget the
 // previous game first (the engine keeps its tables from move to move as the agent does).
 type Request struct {
 	Game     string            `json:"game"`
@@ -326,8 +326,12 @@ func (g *page[P, M]) Search(r Request, report func(Info)) (*Result, error) {
 		g.engGame++
 	}
 	lim := engine.Limits{Nodes: r.Nodes}
-	if r.Nodes <= 0 {
-		lim.MoveTime = time.Duration(max(r.MoveMs, 1)) * time.Millisecond
+	switch {
+	case r.Nodes > 0:
+	case r.MoveMs > 0:
+		lim.MoveTime = time.Duration(r.MoveMs) * time.Millisecond
+	default:
+		lim.MoveTime = time.Second
 	}
 	start := time.Now()
 	var last Info
