@@ -133,7 +133,7 @@ web:
 	$(GO) run ./cmd/play -wasm $(BIN)/colony.wasm -wasm-exec "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" -o $(BIN)/web
 
 # One self-contained Go file (package main, standard library only) for the ALPHANO judge,
-# generated from the agent's packages and checked the way the judge builds it (README, "Ship it"):
+# generated from the agent's packages and checked the way the judge builds it (README, "Ship to the judge"):
 # `make export` writes bin/Main.go; `make export ENGINE=alphabeta EXPORT=ab.go`, `make export MODEL=m.model`.
 EXPORT  ?= $(BIN)/Main.go
 MODEL   ?=
