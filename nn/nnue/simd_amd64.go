@@ -200,14 +200,14 @@ func tradeRowsSIMD(dst, src []uint64, add, sub []unsafe.Pointer) {
 		s7 := archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(s, 224)))
 		for k, r := range add {
 			q := sub[k]
-			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r))).Sub(archsimd.LoadInt16x16((*[16]int16)(q)))
-			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 32)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 32))))
-			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 64)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 64))))
-			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 96)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 96))))
-			s4 = s4.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 128)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 128))))
-			s5 = s5.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 160)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 160))))
-			s6 = s6.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 192)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 192))))
-			s7 = s7.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 224)))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 224))))
+			s0 = s0.Add(archsimd.LoadInt16x16((*[16]int16)(r)).Sub(archsimd.LoadInt16x16((*[16]int16)(q))))
+			s1 = s1.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 32))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 32)))))
+			s2 = s2.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 64))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 64)))))
+			s3 = s3.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 96))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 96)))))
+			s4 = s4.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 128))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 128)))))
+			s5 = s5.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 160))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 160)))))
+			s6 = s6.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 192))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 192)))))
+			s7 = s7.Add(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(r, 224))).Sub(archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(q, 224)))))
 		}
 		s0.Store((*[16]int16)(unsafe.Add(d, 0)))
 		s1.Store((*[16]int16)(unsafe.Add(d, 32)))
