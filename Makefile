@@ -101,12 +101,12 @@ perft: build
 # CPU-second and its ratio to the C++ file's.
 SPEEDN  ?= 9
 speed:
-	@mkdir -p $(BIN)/speed
-	GOEXPERIMENT=simd $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speed/go-avx2 ./cmd/speed
-	GOEXPERIMENT= $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speed/go-portable ./cmd/speed
-	$(GO) run ./cmd/export -game bacteria-war -lang cpp -o $(BIN)/speed/Main.cpp
-	cd $(BIN)/speed && g++ -std=c++17 -O2 -o cpp Main.cpp
-	$(BIN)/speed/go-avx2 -n $(SPEEDN) '$(BIN)/speed/go-avx2 -run' '$(BIN)/speed/go-portable -run' '$(BIN)/speed/cpp --bench'
+	@mkdir -p $(BIN)/speedcmp
+	GOEXPERIMENT=simd $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speedcmp/go-avx2 ./cmd/speed
+	GOEXPERIMENT= $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speedcmp/go-portable ./cmd/speed
+	$(GO) run ./cmd/export -game bacteria-war -lang cpp -o $(BIN)/speedcmp/Main.cpp
+	cd $(BIN)/speedcmp && g++ -std=c++17 -O2 -o cpp Main.cpp
+	$(BIN)/speedcmp/go-avx2 -n $(SPEEDN) '$(BIN)/speedcmp/go-avx2 -run' '$(BIN)/speedcmp/go-portable -run' '$(BIN)/speedcmp/cpp --bench'
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./judge
