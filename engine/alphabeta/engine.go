@@ -17,9 +17,9 @@ type Options struct {
 	Depth  int    // fixed maximum depth in plies (0: none; the smaller of this and Limits.Depth)
 	Nodes  int64  // node budget per move (0: none; the smaller of this and Limits.Nodes)
 	NoLMR  bool   // disable late-move reductions
-	// NoPrune disables reverse futility and late-move pruning (Config.RFPDepth, Config.LMP).
+	// NoPrune disables the pruning near the leaves: reverse futility, quiet-move and futility
+	// pruning (Config.RFPDepth, Config.QuietBelow, Config.FPDepth).
 	NoPrune bool
-	Null    bool // null-move pruning (with the Game's CanNull and Static)
 	// IIR: internal iterative reduction, an experiment (docs/search.md): a node of depth >=
 	// IIRDepth that the table gives no move is searched a ply shallower.
 	IIR bool
@@ -52,7 +52,6 @@ type experiment struct {
 var experiments = []experiment{
 	{"iir", "internal iterative reduction where the game's search has none (nnab: on by default)", func(o *Options) { o.IIR = true }},
 	{"se", "singular extensions where the game's search has none", func(o *Options) { o.Singular = true }},
-	{"null", "null-move pruning", func(o *Options) { o.Null = true }},
 	{"nolmr", "no late-move reductions", func(o *Options) { o.NoLMR = true }},
 	{"nocorr", "no correction history (nnab: the evaluation learns nothing from its own searches)", func(o *Options) { o.NoCorrection = true }},
 }
@@ -288,5 +287,5 @@ func (e *Engine[P, M, G]) Score(pos P, depth int) int32 {
 	s := e.searcher()
 	s.begin(e, Budget{})
 	s.g.Root(pos)
-	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true, false)
+	return s.search(pos, max(depth, 0), -infinity, infinity, 0, true)
 }

@@ -2,11 +2,12 @@
 // iterative deepening with optional aspiration windows, fail-soft negamax principal-variation
 // search, a transposition table (engine/tt), killer and history move ordering, late-move
 // reductions, optional staged move picking (the table move and the first killer before any
-// move is generated), reverse futility and late-move pruning near the leaves, null-move
-// pruning, and the clock split of the judge's whole-game clock. What is game-specific (the
-// evaluation, the static move order, terminal and forced scores, extensions, the reductions,
-// the table key) comes from the game's Game hooks; Engine is the part of an engine every game
-// shares (options, table, statistics, limits).
+// move is generated), reverse futility, quiet-move and futility pruning near the leaves,
+// singular extensions, internal iterative reduction, and the clock split of the judge's
+// whole-game clock. What is game-specific (the evaluation, the static move order, terminal
+// and forced scores, extensions, the reductions, the table key) comes from the game's Game
+// hooks; Engine is the part of an engine every game shares (options, table, statistics,
+// limits).
 //
 // Positions are passed by value (copy-make): every child is made by the Game's Play hook with
 // its ply, so that an evaluator kept incrementally (a per-ply stack of accumulators brought
@@ -58,15 +59,13 @@ type Game[P any, M Move] interface {
 
 	// Root is called with the root of every search (Search and Score) before any Play.
 	Root(p P)
-	// Play returns the child of p (at ply) by m, the pass included (a forced one, or the null
-	// move): p.Apply(m), and whatever an incremental evaluator records for the child's ply.
+	// Play returns the child of p (at ply) by m, the pass included: p.Apply(m), and whatever
+	// an incremental evaluator records for the child's ply.
 	Play(p P, m M, ply int) P
-	// Static is p's static value for the side to move (p at ply): reverse futility and null-move
-	// pruning compare it with beta. Only called when Config.RFPDepth or Options.Null ask.
+	// Static is p's static value for the side to move (p at ply): reverse futility and
+	// futility pruning compare it with beta and alpha. Only called when Config.RFPDepth or
+	// Config.FPDepth ask.
 	Static(p P, ply int) int32
-	// CanNull reports whether the side to move may give the opponent a null move (Options.Null):
-	// it has a move other than the pass.
-	CanNull(p P) bool
 	// Legal reports whether m (a table move or a killer: any value, NoMove included) is legal in
 	// p. Only called with Config.Staged.
 	Legal(p P, m M) bool
@@ -94,9 +93,6 @@ func (Plain[P, M]) Play(p P, m M, _ int) P { return p.Apply(m) }
 
 // Static panics: a game that prunes gives its own.
 func (Plain[P, M]) Static(P, int) int32 { panic("alphabeta: Static of Plain hooks") }
-
-// CanNull is false: no null moves.
-func (Plain[P, M]) CanNull(P) bool { return false }
 
 // Legal panics: a staged game gives its own.
 func (Plain[P, M]) Legal(P, M) bool { panic("alphabeta: Legal of Plain hooks") }
@@ -174,14 +170,11 @@ type Config[M Move] struct {
 	// they are legal) before it generates the moves; a cut by them costs no generation. The
 	// killer is never reduced, and a cut among them penalises no other move's history.
 	Staged bool
-	// Pruning near the leaves (Options.NoPrune turns both off), never in PV nodes: reverse
-	// futility cuts a node of depth <= RFPDepth whose Static value stands RFPMargin a ply
-	// above beta (beta not a proven score; 0: none); late-move pruning searches at most
-	// LMP[depth] moves at a node of depth < len(LMP) once a move scored above a proven loss
-	// (nil: none).
+	// Reverse futility (Options.NoPrune turns it off), never in PV nodes: a node of depth <=
+	// RFPDepth whose Static value stands RFPMargin a ply above beta (beta not a proven score)
+	// is cut (0: none).
 	RFPDepth  int
 	RFPMargin int32
-	LMP       []int
 
 	// QuietBelow (0: none) marks the quiet moves: those whose sort key's value (static value
 	// plus history, Order.Key) is below it; a game's order puts them last. At every node below
@@ -198,22 +191,11 @@ type Config[M Move] struct {
 	FPBase, FPMult int32
 	// Singular extensions (SEDepth 0: none, unless Options.Singular asks for the experiment at
 	// SEDepth and SEMargin), with Staged only, at nodes off the principal variation: see
-	// searcher.search. SENegative searches the table move a ply shallower when it is not
-	// singular but the table's score holds beta.
-	SEDepth    int
-	SEMargin   int32
-	SENegative bool
+	// searcher.search.
+	SEDepth  int
+	SEMargin int32
 	// TTCutPV lets the table cut principal-variation nodes below the root too.
 	TTCutPV bool
-	// TTStatic: the value reverse futility, null-move and futility pruning read is the table's
-	// score where the node's entry bounds the true value beyond the Static value on that side
-	// (a lower bound above it, an upper bound below it, an exact score; a proven score is not
-	// used), else the Static value.
-	TTStatic bool
-	// Improving: reverse futility cuts with a margin a ply smaller at a node whose static
-	// value is above the one of the node two plies up (the same side to move), where both were
-	// computed.
-	Improving bool
 	// IIRDepth (0: none, unless Options.IIR asks for the experiment at its IIRDepth): a node of
 	// at least this depth that the table gives no move is searched a ply shallower.
 	IIRDepth int
@@ -227,9 +209,6 @@ type Config[M Move] struct {
 	// to a move's static value (default 8).
 	HistMult, HistMax int32
 	HistDiv           int32
-	// HistAge (0: none) shifts every history score right by HistAge bits at the start of each
-	// search: the last move's statistics count less.
-	HistAge int
 	// Aspiration from AspDepth on (default 4); a failed window widens by AspGrow/16 of its
 	// delta (default 32: doubling); AspFailHighShallower searches a ply shallower after a fail
 	// high (back to the full depth after a fail low), and AspFailLowMid moves beta to the
@@ -300,14 +279,12 @@ type searcher[P Position[P, M], M Move, G Game[P, M]] struct {
 	tt       *tt.Table[M]
 	exactTT  bool
 	lmr      bool
-	prune    bool  // reverse futility and late-move pruning
-	null     bool  // null-move pruning
+	prune    bool  // the pruning near the leaves (reverse futility, quiet moves, futility)
 	iirDepth int   // internal iterative reduction from this depth (0: none)
 	seDepth  int   // singular extensions from this depth (0: none)
 	seMargin int32 // and their margin a ply
 
-	excluded []M     // per ply: the move a singular-extension test leaves out (NoMove: none)
-	statics  []int32 // per ply, with Config.Improving: the node's static value for the pruning (noStatic: not computed)
+	excluded []M // per ply: the move a singular-extension test leaves out (NoMove: none)
 
 	nodes     int64
 	nodeLimit int64
@@ -334,7 +311,6 @@ func newSearcher[P Position[P, M], M Move, G Game[P, M]](cfg *Config[M], g G) *s
 	s := &searcher[P, M, G]{cfg: cfg, g: g, root: make([]rootMove[M], 0, cfg.MaxMoves), pv: make([]M, 0, cfg.MaxPly)}
 	s.killers = make([][2]M, cfg.MaxPly)
 	s.excluded = make([]M, cfg.MaxPly)
-	s.statics = make([]int32, cfg.MaxPly)
 	for i := range s.excluded {
 		s.excluded[i] = cfg.NoMove
 	}
@@ -405,30 +381,8 @@ func (s *searcher[P, M, G]) checkStop() {
 	}
 }
 
-// noStatic marks a ply whose static value was not computed.
-const noStatic = math.MinInt32
-
-// static is p's value for the pruning near the leaves: its Static value or, with
-// Config.TTStatic and an entry of the table (hit), the entry's score where its bound says the
-// true value lies beyond the Static value on that side.
-func (s *searcher[P, M, G]) static(p P, ply int, hit bool, en *tt.Entry[M]) int32 {
-	v := s.g.Static(p, ply)
-	if !s.cfg.TTStatic || !hit {
-		return v
-	}
-	t := s.fromTT(int32(en.Score), ply)
-	if t <= -s.cfg.WinBound || t >= s.cfg.WinBound {
-		return v
-	}
-	if en.Bound&tt.Lower != 0 && t > v || en.Bound&tt.Upper != 0 && t < v {
-		return t
-	}
-	return v
-}
-
-// search is fail-soft negamax PVS. ply is the distance from the root; nullOK allows a null
-// move (not at the root of Score, not after a pass).
-func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, pv, nullOK bool) int32 {
+// search is fail-soft negamax PVS. ply is the distance from the root.
+func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, pv bool) int32 {
 	s.nodes++
 	if s.nodes&checkMask == 0 {
 		s.checkStop()
@@ -449,16 +403,12 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	}
 
 	key := s.g.Key(p)
-	if s.cfg.Improving {
-		s.statics[ply] = noStatic
-	}
 	ttMove := s.cfg.NoMove
 	excluded := s.excluded[ply] // a singular-extension test's excluded move (else NoMove)
 	var ttEntry tt.Entry[M]
-	ttHit := false
 	if s.tt != nil && excluded == s.cfg.NoMove {
 		if en, ok := s.tt.Probe(key); ok {
-			ttMove, ttEntry, ttHit = en.Move, en, true
+			ttMove, ttEntry = en.Move, en
 			if (!pv || s.cfg.TTCutPV && ply > 0) && (int(en.Depth) == depth || !s.exactTT && int(en.Depth) > depth) {
 				v := s.fromTT(int32(en.Score), ply)
 				switch {
@@ -482,33 +432,9 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	inBounds := beta > -s.cfg.WinBound && beta < s.cfg.WinBound
 	static, haveStatic := int32(0), false
 	if s.prune && !pv && depth <= s.cfg.RFPDepth && inBounds {
-		static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
-		d := int32(depth)
-		if s.cfg.Improving {
-			s.statics[ply] = static
-			if ply >= 2 && s.statics[ply-2] != noStatic && static > s.statics[ply-2] {
-				d--
-			}
-		}
-		if static-s.cfg.RFPMargin*d >= beta {
+		static, haveStatic = s.g.Static(p, ply), true
+		if static-s.cfg.RFPMargin*int32(depth) >= beta {
 			return static
-		}
-	}
-
-	// Null move: give the opponent a free move; if we still stand above beta at a depth
-	// reduced by 2 + depth/4, cut. Not twice in a row.
-	if s.null && nullOK && !pv && depth >= 3 && inBounds && s.g.CanNull(p) {
-		if !haveStatic {
-			static = s.static(p, ply, ttHit, &ttEntry)
-		}
-		if static >= beta {
-			v := -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-3-depth/4, -beta, -beta+1, ply+1, false, false)
-			if s.stop {
-				return 0
-			}
-			if v >= beta {
-				return v
-			}
 		}
 	}
 
@@ -522,7 +448,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		if ttv := s.fromTT(int32(ttEntry.Score), ply); ttv > -s.cfg.WinBound && ttv < s.cfg.WinBound {
 			sBeta := ttv - s.seMargin*int32(depth)
 			s.excluded[ply] = ttMove
-			v := s.search(p, (depth-1)/2, sBeta-1, sBeta, ply, false, false)
+			v := s.search(p, (depth-1)/2, sBeta-1, sBeta, ply, false)
 			s.excluded[ply] = s.cfg.NoMove
 			if s.stop {
 				return 0
@@ -532,8 +458,6 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 				ext = 1
 			case sBeta >= beta:
 				return sBeta
-			case s.cfg.SENegative && ttv >= beta:
-				ext = -1
 			}
 		}
 	}
@@ -588,7 +512,7 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		if v, ok := s.g.Stuck(p, ply); ok {
 			return v
 		}
-		return -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-1, -beta, -alpha, ply+1, pv, false)
+		return -s.search(s.g.Play(p, s.cfg.Pass, ply), depth-1, -beta, -alpha, ply+1, pv)
 	}
 	keys := s.keys[ply][:len(moves)]
 	if searched > 0 || excluded != s.cfg.NoMove {
@@ -604,15 +528,11 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 	}
 
 	// The first moves are picked one at a time (a cut usually comes early), the rest sorted
-	// once. Where late-move pruning applies, the picks cover every move it lets through.
+	// once.
 	reduce := s.lmr && depth >= 3 && s.cfg.ReduceSides>>side&1 != 0
-	lmp := s.prune && !pv && depth < len(s.cfg.LMP)
 	quiet := s.prune && s.cfg.QuietBelow != 0 && ply > 0
 	fp := s.prune && ply > 0 && depth <= s.cfg.FPDepth && alpha < s.cfg.WinBound
-	picks := 3
-	if lmp {
-		picks = max(s.cfg.LMP[depth]-searched, 0)
-	}
+	const picks = 3
 	n := len(keys)
 	for i := 0; i < n; i++ {
 		if i < picks {
@@ -629,16 +549,13 @@ func (s *searcher[P, M, G]) search(p P, depth int, alpha, beta int32, ply int, p
 		m := M(keys[i] & 0xFFFF)
 		idx := i + searched // the move's rank at this node
 		if best > -s.cfg.WinBound {
-			if lmp && idx >= s.cfg.LMP[depth] {
-				break
-			}
 			// The moves are sorted: once one is quiet, so are all the rest.
 			if quiet && idx >= s.cfg.QuietAfter && -(keys[i]>>16) < int64(s.cfg.QuietBelow) {
 				break
 			}
 			if fp && idx >= s.cfg.FPMoves {
 				if !haveStatic {
-					static, haveStatic = s.static(p, ply, ttHit, &ttEntry), true
+					static, haveStatic = s.g.Static(p, ply), true
 				}
 				if static+s.cfg.FPBase+s.cfg.FPMult*int32(depth) <= alpha {
 					break
@@ -725,14 +642,14 @@ func (s *searcher[P, M, G]) histBonus(depth int) int32 {
 func (s *searcher[P, M, G]) child(p P, m M, depth, r int, alpha, beta int32, ply, idx int, pv bool) int32 {
 	c := s.g.Play(p, m, ply)
 	if idx == 0 {
-		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv, true)
+		return -s.search(c, depth-1, -beta, -alpha, ply+1, pv)
 	}
-	v := -s.search(c, depth-1-r, -alpha-1, -alpha, ply+1, false, true)
+	v := -s.search(c, depth-1-r, -alpha-1, -alpha, ply+1, false)
 	if v > alpha && r > 0 {
-		v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false, true)
+		v = -s.search(c, depth-1, -alpha-1, -alpha, ply+1, false)
 	}
 	if pv && v > alpha && v < beta {
-		v = -s.search(c, depth-1, -beta, -alpha, ply+1, true, true)
+		v = -s.search(c, depth-1, -beta, -alpha, ply+1, true)
 	}
 	return v
 }
@@ -756,7 +673,6 @@ func (s *searcher[P, M, G]) store(key uint64, m M, v int32, depth, ply int, boun
 // above alpha moves to the front and becomes s.bestMove.
 func (s *searcher[P, M, G]) searchRoot(p P, depth int, alpha, beta int32) int32 {
 	s.nodes++
-	s.statics[0] = noStatic // the root computes none
 	best := -infinity
 	side := p.ToMove()
 	for i := range s.root {
@@ -800,8 +716,7 @@ func (s *searcher[P, M, G]) begin(e *Engine[P, M, G], b Budget) {
 	}
 	s.exactTT = e.ExactTT
 	s.lmr = !e.Opts.NoLMR && s.cfg.Reductions != nil
-	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.LMP != nil || s.cfg.QuietBelow != 0 || s.cfg.FPDepth > 0)
-	s.null = e.Opts.Null
+	s.prune = !e.Opts.NoPrune && (s.cfg.RFPDepth > 0 || s.cfg.QuietBelow != 0 || s.cfg.FPDepth > 0)
 	s.iirDepth = s.cfg.IIRDepth
 	if s.iirDepth == 0 && e.Opts.IIR {
 		s.iirDepth = IIRDepth
@@ -881,13 +796,6 @@ func (s *searcher[P, M, G]) run(e *Engine[P, M, G], pos P, b Budget, exclude []M
 	})
 	s.bestMove, s.bestScore = s.root[0].m, 0
 	s.clearKillers()
-	if s.cfg.HistAge > 0 {
-		for _, h := range s.history {
-			for i := range h {
-				h[i] >>= s.cfg.HistAge
-			}
-		}
-	}
 
 	maxD := s.cfg.MaxDepth
 	if b.Depth > 0 {

@@ -1,7 +1,6 @@
 package alphabeta
 
 import (
-	"colony/engine/tt"
 	"slices"
 	"strings"
 	"testing"
@@ -350,47 +349,5 @@ func TestExperiments(t *testing.T) {
 	err := o.SetExperiments("iir,nonesuch")
 	if err == nil || !strings.Contains(err.Error(), "nonesuch") || !strings.Contains(err.Error(), strings.Join(Experiments(), ", ")) {
 		t.Errorf("an unknown experiment: %v", err)
-	}
-}
-
-// staticToy is the toy game with a Static value.
-type staticToy struct {
-	toyGame
-	v int32
-}
-
-func (g *staticToy) Static(toyPos, int) int32 { return g.v }
-
-// TestTTStatic: with Config.TTStatic, the pruning's static value is the table entry's score
-// where the entry's bound puts the true value beyond the Static value on that side (a lower
-// bound above it, an upper bound below it, an exact score either way), never a proven score;
-// without the knob, or without an entry, it is the Static value.
-func TestTTStatic(t *testing.T) {
-	cfg := WithDefaults(toyConfig)
-	g := &staticToy{v: 100}
-	s := &searcher[toyPos, toyMove, *staticToy]{cfg: &cfg, g: g}
-	win := cfg.WinBound + 5
-	cases := []struct {
-		score int32
-		bound uint8
-		hit   bool
-		want  int32
-	}{
-		{150, tt.Lower, true, 150}, {50, tt.Lower, true, 100},
-		{50, tt.Upper, true, 50}, {150, tt.Upper, true, 100},
-		{150, tt.Exact, true, 150}, {50, tt.Exact, true, 50},
-		{150, tt.Lower, false, 100},
-		{win, tt.Lower, true, 100}, {-win, tt.Upper, true, 100},
-	}
-	for _, c := range cases {
-		en := tt.Entry[toyMove]{Score: int16(c.score), Bound: c.bound}
-		cfg.TTStatic = true
-		if got := s.static(toyPos{}, 3, c.hit, &en); got != c.want {
-			t.Errorf("score %d bound %d hit %v: static %d, want %d", c.score, c.bound, c.hit, got, c.want)
-		}
-		cfg.TTStatic = false
-		if got := s.static(toyPos{}, 3, c.hit, &en); got != g.v {
-			t.Errorf("knob off, score %d bound %d: static %d, want the Static value %d", c.score, c.bound, got, g.v)
-		}
 	}
 }

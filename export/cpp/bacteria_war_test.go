@@ -316,23 +316,16 @@ func TestCPPSearch(t *testing.T) {
 }
 
 // knobsConfig is nnab's search configuration with the knobs of engine/alphabeta that its
-// default leaves off turned on (the singular extensions' negative one, history aging, every
-// scaling of the time manager, late-move pruning), the table's bound
-// as the static value and the improving RFP margin the other way from nnab's defaults, and
-// some it turns
-// on set otherwise (singular extensions from depth 4 at 3 a ply, aspiration from depth 4, so
-// that the fixed-depth searches fail high and low, the depth*depth history bonus, another
-// history divisor), so that the C++ port of every knob is checked whatever nnab's tuning
-// leaves on.
+// default leaves off turned on (every scaling of the time manager) and some it turns on set
+// otherwise (singular extensions from depth 4 at 3 a ply, aspiration from depth 4, so that the
+// fixed-depth searches fail high and low, the depth*depth history bonus, another history
+// divisor), so that the C++ port of every knob is checked whatever nnab's tuning leaves on.
 func knobsConfig() ab.Config[ataxx.Move] {
 	c := nnab.SearchConfig()
-	c.SEDepth, c.SEMargin, c.SENegative = 4, 3, true
-	c.HistAge = 1
+	c.SEDepth, c.SEMargin = 4, 3
 	c.Time = knobsTime
-	c.LMP = []int{0, 6, 10, 16}
 	c.AspDepth = 4
 	c.HistMult, c.HistMax, c.HistDiv = 0, 0, 16
-	c.TTStatic, c.Improving = !c.TTStatic, !c.Improving
 	return c
 }
 

@@ -54,8 +54,6 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 		return "", nil, fmt.Errorf("export: history size %d is not a power of two", c.HistSize)
 	case c.HistDiv == 0:
 		return "", nil, fmt.Errorf("export: history divisor 0 (ab.WithDefaults not applied?)")
-	case c.HistAge < 0 || c.HistAge > 31:
-		return "", nil, fmt.Errorf("export: HistAge %d is not a shift of a 32-bit history (0-31)", c.HistAge)
 	}
 	cw := configWriter{v: reflect.ValueOf(c), done: map[string]bool{}}
 	for _, name := range moveBounds {
@@ -96,13 +94,6 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	// pruning
 	cw.field("RFPDepth", "int", "RFP_DEPTH")
 	cw.field("RFPMargin", "int32_t", "RFP_MARGIN")
-	cw.done["LMP"] = true
-	lmp := c.LMP
-	cw.w.constant("int", "LMP_LEN", len(lmp))
-	if len(lmp) == 0 {
-		lmp = []int{0} // never read
-	}
-	cw.w.array("int", "LMP", []int{len(lmp)}, ints(lmp), 16)
 	cw.field("QuietBelow", "int32_t", "QUIET_BELOW")
 	cw.field("QuietAfter", "int", "QUIET_AFTER")
 	cw.field("FPDepth", "int", "FP_DEPTH")
@@ -113,17 +104,13 @@ func writeSearchConfig[M ab.Move](c ab.Config[M]) (text string, unported []strin
 	// extensions, table cuts, internal iterative reduction
 	cw.field("SEDepth", "int", "SE_DEPTH")
 	cw.field("SEMargin", "int32_t", "SE_MARGIN")
-	cw.field("SENegative", "bool", "SE_NEGATIVE")
 	cw.field("TTCutPV", "bool", "TT_CUT_PV")
-	cw.field("TTStatic", "bool", "TT_STATIC")
-	cw.field("Improving", "bool", "IMPROVING")
 	cw.field("IIRDepth", "int", "IIR_DEPTH")
 
 	// history
 	cw.field("HistMult", "int32_t", "HIST_MULT")
 	cw.field("HistMax", "int32_t", "HIST_MAX")
 	cw.field("HistDiv", "int32_t", "HIST_DIV")
-	cw.field("HistAge", "int", "HIST_AGE")
 
 	// iterative deepening and time
 	cw.field("Aspiration", "int32_t", "ASPIRATION")

@@ -45,7 +45,6 @@ func TestSearchConfigRefuses(t *testing.T) {
 	}
 	for name, set := range map[string]func(c *ab.Config[ataxx.Move]){
 		"history size 3":  func(c *ab.Config[ataxx.Move]) { c.HistSize = 3 },
-		"HistAge 32":      func(c *ab.Config[ataxx.Move]) { c.HistAge = 32 },
 		"history divisor": func(c *ab.Config[ataxx.Move]) { c.HistDiv = 0 },
 	} {
 		c := ab.WithDefaults(nnab.SearchConfig())

@@ -554,13 +554,12 @@ struct Table {
 //   KILLER_BONUS[2], KILLER_HISTORY, ROOT_HISTORY, ROOT_TIE_MOVE, STAGED,
 //   HAVE_LMR, REDUCTIONS[64][64], REDUCE_PV_LESS, REDUCE_SIDES, REDUCE_BELOW,
 //   REDUCE_KILLERS, REDUCE_ROOT, LMR_HIST_DIV                        late-move reductions
-//   RFP_DEPTH, RFP_MARGIN, LMP_LEN, LMP[]                            reverse futility, LMP
+//   RFP_DEPTH, RFP_MARGIN                                            reverse futility
 //   QUIET_BELOW, QUIET_AFTER                                         quiet-move pruning
 //   FP_DEPTH, FP_MOVES, FP_BASE, FP_MULT                             futility pruning
-//   TT_STATIC, IMPROVING                                             the table's bound as the static value, RFP when improving
-//   SE_DEPTH, SE_MARGIN, SE_NEGATIVE                                 singular extensions
+//   SE_DEPTH, SE_MARGIN                                              singular extensions
 //   TT_CUT_PV, IIR_DEPTH                                             table cuts on the PV, IIR
-//   HIST_MULT, HIST_MAX, HIST_DIV, HIST_AGE                          history
+//   HIST_MULT, HIST_MAX, HIST_DIV                                    history
 //   ASPIRATION, ASP_DEPTH, ASP_GROW, ASP_FAIL_HIGH_SHALLOWER, ASP_FAIL_LOW_MID   aspiration
 //   TIME                                                             the time manager's rules (TimeParams)
 //
@@ -585,8 +584,8 @@ struct Table {
 //   void after(const Pos&, int ply, int depth, int32_t best, uint8_t bound);   After
 //   void forget();                                     Forget
 //
-// The Go engine's run-time experiments (alphabeta.Options Null, IIR and Singular: null moves,
-// and IIR and singular extensions at the experiment's fixed depths) and the exact-depth table
+// The Go engine's run-time experiments (alphabeta.Options IIR and Singular: IIR and singular
+// extensions at the experiment's fixed depths) and the exact-depth table
 // of its tests are off in every exported engine; the configuration's own IIR and singular
 // extensions (C::IIR_DEPTH, C::SE_DEPTH) are ported.
 
@@ -670,7 +669,6 @@ struct Searcher {
 
     Move killers[C::MAX_PLY][2];
     Move excluded[C::MAX_PLY];  // per ply: the move a singular-extension test leaves out
-    int32_t statics[C::MAX_PLY];  // per ply: the node's static value for the pruning (kNoStatic: none)
     int32_t history[2][C::HIST_SIZE];
     int32_t zero_hist[2][C::HIST_SIZE];  // no history: the root's order without ROOT_HISTORY
     Order<Move, C> order;
@@ -753,24 +751,6 @@ struct Searcher {
         return std::min(std::max(r, 0), depth - 2);
     }
 
-    static constexpr int32_t kNoStatic = INT32_MIN;  // a ply whose static value was not computed
-
-    // static_of is p's value for the pruning near the leaves: its static value or, with
-    // TT_STATIC and a table entry (hit), the entry's score where its bound says the true value
-    // lies beyond the static value on that side (a proven score is not used).
-    int32_t static_of(const Pos& p, int ply, bool hit, int32_t tt_score, uint8_t tt_bound) {
-        int32_t v = g->static_value(p, ply);
-        if constexpr (C::TT_STATIC) {
-            if (hit) {
-                int32_t t = from_tt(tt_score, ply);
-                if (t > -C::WIN_BOUND && t < C::WIN_BOUND &&
-                    (((tt_bound & kLower) != 0 && t > v) || ((tt_bound & kUpper) != 0 && t < v)))
-                    return t;
-            }
-        }
-        return v;
-    }
-
     // search is fail-soft negamax PVS; ply is the distance from the root.
     int32_t search(const Pos& p, int depth, int32_t alpha, int32_t beta, int ply, bool pv) {
         nodes++;
@@ -782,16 +762,14 @@ struct Searcher {
         if (depth <= 0 || ply >= C::MAX_PLY - 1) return g->leaf(p, ply);
 
         uint64_t k = g->key(p);
-        if constexpr (C::IMPROVING) statics[ply] = kNoStatic;
         Move tt_move = kNoMove;
         const Move excl = excluded[ply];  // a singular-extension test's excluded move (else kNoMove)
         int tt_depth = 0;
         int32_t tt_score = 0;
         uint8_t tt_bound = 0;
-        bool tt_hit = false;
         if (tt && excl == kNoMove) {
             if (const auto* en = tt->probe(k)) {
-                tt_move = en->move, tt_depth = en->depth, tt_score = en->score, tt_bound = en->bound, tt_hit = true;
+                tt_move = en->move, tt_depth = en->depth, tt_score = en->score, tt_bound = en->bound;
                 if ((!pv || (C::TT_CUT_PV && ply > 0)) && en->depth >= depth) {
                     int32_t v = from_tt(en->score, ply);
                     if (en->bound == kExact || (en->bound == kLower && v >= beta) ||
@@ -814,13 +792,8 @@ struct Searcher {
         if constexpr (C::RFP_DEPTH > 0) {
             bool in_bounds = beta > -C::WIN_BOUND && beta < C::WIN_BOUND;
             if (prune && !pv && depth <= C::RFP_DEPTH && in_bounds) {
-                st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
-                int32_t d = depth;
-                if constexpr (C::IMPROVING) {
-                    statics[ply] = st;
-                    if (ply >= 2 && statics[ply - 2] != kNoStatic && st > statics[ply - 2]) d--;
-                }
-                if (st - C::RFP_MARGIN * d >= beta) return st;
+                st = g->static_value(p, ply), have_static = true;
+                if (st - C::RFP_MARGIN * int32_t(depth) >= beta) return st;
             }
         }
 
@@ -828,8 +801,7 @@ struct Searcher {
         // at nearly this depth, the node is searched without it, at half depth, against a bound
         // below the table's score; if nothing else reaches it the table move is singular and is
         // searched a ply deeper; if the bound is above beta, two moves beat beta and the node is
-        // cut; with SE_NEGATIVE, a table move that is not singular but whose score holds beta
-        // is searched a ply shallower.
+        // cut.
         int ext = 0;
         if constexpr (C::STAGED && C::SE_DEPTH > 0) {
             if (!pv && ply > 0 && depth >= C::SE_DEPTH && tt_move != kNoMove && (tt_bound & kLower) != 0 &&
@@ -843,7 +815,6 @@ struct Searcher {
                     if (stop) return 0;
                     if (v < s_beta) ext = 1;
                     else if (s_beta >= beta) return s_beta;
-                    else if (C::SE_NEGATIVE && ttv >= beta) ext = -1;
                 }
             }
         }
@@ -903,24 +874,21 @@ struct Searcher {
         }
 
         // The first moves are picked one at a time (a cut usually comes early), the rest sorted
-        // once. Where late-move pruning applies, the picks cover every move it lets through.
+        // once.
         bool reduce = lmr && depth >= 3 && ((C::REDUCE_SIDES >> side) & 1) != 0;
-        bool lmp = prune && !pv && depth < C::LMP_LEN;
         bool quiet = prune && C::QUIET_BELOW != 0 && ply > 0;
         bool fp = prune && ply > 0 && depth <= C::FP_DEPTH && alpha < C::WIN_BOUND;
-        int picks = 3;
-        if (lmp) picks = std::max(C::LMP[depth] - searched, 0);
+        constexpr int picks = 3;
         for (int i = 0; i < n; i++) {
             pick_next(ks, i, n, picks);
             Move m = Move(ks[i] & 0xFFFF);
             int idx = i + searched;  // the move's rank at this node
             if (best > -C::WIN_BOUND) {
-                if (lmp && idx >= C::LMP[depth]) break;
                 // The moves are sorted: once one is quiet, so are all the rest.
                 if (quiet && idx >= C::QUIET_AFTER && -(ks[i] >> 16) < int64_t(C::QUIET_BELOW)) break;
                 if constexpr (C::FP_DEPTH > 0) {
                     if (fp && idx >= C::FP_MOVES) {
-                        if (!have_static) st = static_of(p, ply, tt_hit, tt_score, tt_bound), have_static = true;
+                        if (!have_static) st = g->static_value(p, ply), have_static = true;
                         if (st + C::FP_BASE + C::FP_MULT * int32_t(depth) <= alpha) break;
                     }
                 }
@@ -975,7 +943,6 @@ struct Searcher {
     // moves to the front and becomes best_move.
     int32_t search_root(const Pos& p, int depth, int32_t alpha, int32_t beta) {
         nodes++;
-        statics[0] = kNoStatic;  // the root computes none
         int32_t best = -kInfinity;
         int side = g->to_move(p);
         for (size_t i = 0; i < root.size(); i++) {
@@ -1006,7 +973,7 @@ struct Searcher {
         g = &e.game;
         tt = e.tt.allocated() ? &e.tt : nullptr;
         lmr = !e.opts.no_lmr && C::HAVE_LMR;
-        prune = !e.opts.no_prune && (C::RFP_DEPTH > 0 || C::LMP_LEN > 0 || C::QUIET_BELOW != 0 || C::FP_DEPTH > 0);
+        prune = !e.opts.no_prune && (C::RFP_DEPTH > 0 || C::QUIET_BELOW != 0 || C::FP_DEPTH > 0);
         nodes = 0, node_limit = node_lim;
         start = start_ns, hard = hard_ns;
         stop = false;
@@ -1098,10 +1065,6 @@ struct Searcher {
         });
         best_move = root[0].m, best_score = 0;
         clear_killers();
-        if constexpr (C::HIST_AGE > 0) {
-            for (auto& h : history)
-                for (int32_t& x : h) x >>= C::HIST_AGE;
-        }
 
         int max_d = C::MAX_DEPTH;
         if (b.depth > 0) max_d = std::min(b.depth, max_d);

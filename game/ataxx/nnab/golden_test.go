@@ -30,7 +30,7 @@ func goldenPositions(t testing.TB) []ataxx.Position {
 }
 
 // TestGoldenTrees: nnab's fixed-depth searches (with and without pruning, late-move
-// reductions, null moves, the table; a seed; node budgets, soft ones included) and Score on
+// reductions, the table; a seed; node budgets, soft ones included) and Score on
 // 50 positions give the best move, score, depth and node count recorded in
 // testdata/golden.txt. The file was last written when the search took its smaller tree
 // (docs/search.md: quiet-leap pruning, futility, the log reductions and the rest, each decided
@@ -57,8 +57,6 @@ func TestGoldenTrees(t *testing.T) {
 		{Name: "noprune", Engine: e(ab.Options{HashMB: 4, NoPrune: true}), Lims: enginetest.Depths(1, 2, 3, 4, 5)},
 		{Name: "nolmr", Engine: e(ab.Options{HashMB: 4, NoLMR: true}), Lims: enginetest.Depths(1, 2, 3, 4, 5)},
 		{Name: "plain", Engine: e(ab.Options{HashMB: 4, NoLMR: true, NoPrune: true}), Lims: enginetest.Depths(2, 4)},
-		{Name: "null", Engine: e(ab.Options{HashMB: 4, Null: true}), Lims: enginetest.Depths(3, 5, 7)},
-		{Name: "nullplain", Engine: e(ab.Options{HashMB: 4, Null: true, NoPrune: true, NoLMR: true}), Lims: enginetest.Depths(4)},
 		{Name: "seed", Engine: e(ab.Options{Seed: 99}), Lims: enginetest.Depths(5)},
 		{Name: "notable", Engine: e(ab.Options{HashMB: -1}), Lims: enginetest.Depths(4)},
 		{Name: "optdepth", Engine: e(ab.Options{HashMB: 4, Depth: 3}), Lims: enginetest.Depths(5)},

@@ -2,8 +2,8 @@
 // evaluation (colony/nn/nnue): a set of hooks on Colony's one alpha-beta search
 // (colony/engine/alphabeta: iterative-deepening principal-variation search with aspiration
 // windows, a transposition table, killer and history move ordering, late-move reductions)
-// with the table move and first killer searched before the moves are generated, reverse
-// futility and late-move pruning near the leaves and (optionally) null-move pruning.
+// with the table move and first killer searched before the moves are generated, and reverse
+// futility, quiet-move and futility pruning near the leaves.
 // Positions are copy-made (an ataxx.Position is 24 bytes); the accumulators live on a per-ply
 // stack and are brought up to date lazily, from the parent's, only when a node is evaluated
 // (a node cut by the table or finished by the rules costs no update).

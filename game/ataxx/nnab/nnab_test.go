@@ -224,7 +224,7 @@ func TestSearchZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{Options: ab.Options{HashMB: 4}}, {Options: ab.Options{HashMB: 4, Null: true}, Net: testNet(t, 32, 16)}, {Options: ab.Options{HashMB: 4}, Net: sqNet}} {
+	for _, o := range []Options{{Options: ab.Options{HashMB: 4}}, {Options: ab.Options{HashMB: 4}, Net: testNet(t, 32, 16)}, {Options: ab.Options{HashMB: 4}, Net: sqNet}} {
 		e := newEngine(t, o)
 		e.BestMove(p, engine.Limits{Depth: 3})
 		allocs := testing.AllocsPerRun(5, func() { e.BestMove(p, engine.Limits{Depth: 4}) })
@@ -420,7 +420,7 @@ func BenchmarkSearchMidgame(b *testing.B) {
 	benchSearch(b, benchMidgame(b), 8, benchNet(b), false)
 }
 
-// The same searches without reverse futility and late-move pruning: pruning spends a larger
+// The same searches without the pruning near the leaves (Options.NoPrune): pruning spends a larger
 // share of the nodes on evaluated interior nodes, so nodes/s drop while the time to a depth
 // halves; these give the evaluator's pace in the search it had before pruning.
 func BenchmarkSearchStartNoPrune(b *testing.B) {

@@ -166,8 +166,5 @@ func (h *hooks) After(p ataxx.Position, ply, depth int, best int32, bound uint8)
 // Forget clears what the game's searches learnt.
 func (h *hooks) Forget() { h.corr = corrections{} }
 
-// CanNull: the side to move has a division or a leap.
-func (h *hooks) CanNull(p ataxx.Position) bool { return p.HasMove() }
-
 // Legal reports whether the table move or killer m is legal in p.
 func (h *hooks) Legal(p ataxx.Position, m ataxx.Move) bool { return m < ataxx.NoMove && p.IsLegal(m) }
