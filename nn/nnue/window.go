@@ -107,7 +107,8 @@ const batchWindows = 20
 // row is the index of the first word of the row of the window with top-left cell tl on the
 // position pieces.
 func (t *windows) row(pieces [2]uint64, tl uint) int {
-	return (int(t.index[tl])*WindowStates + windowCode(pieces[0], pieces[1], tl, t.width)) * t.rowW
+	c := codePair[window8(pieces[0], tl, t.width)|window8(pieces[1], tl, t.width)<<4] & 0xFF // windowCode
+	return (int(t.index[tl])*WindowStates + int(c)) * t.rowW
 }
 
 // refreshWindows adds every window's row of the position pieces to dst.
