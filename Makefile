@@ -94,19 +94,20 @@ bench:
 perft: build
 	$(BIN)/agent -game bacteria-war -perft 6
 
-# The Go engine's speed against the C++ export's on the same searches (issue 78): the C++
-# file's --bench searches (cmd/speed -run) in the AVX2 build (GOEXPERIMENT=simd) and the
+# The Go engine's speed against the C++ export's on the same searches: the C++ file's
+# --bench searches (agent -bench) in the agent's AVX2 build (GOEXPERIMENT=simd) and its
 # portable one, both with the agent's PGO profile as make build, and the C++ file built as the
-# judge builds it; SPEEDN runs of each, alternating. It prints each one's median nodes per
-# CPU-second and its ratio to the C++ file's.
+# judge builds it; SPEEDN runs of each, alternating (cmd/speed). It prints each one's median
+# nodes per CPU-second and its ratio to the C++ file's.
 SPEEDN  ?= 9
 speed:
 	@mkdir -p $(BIN)/speedcmp
-	GOEXPERIMENT=simd $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speedcmp/go-avx2 ./cmd/speed
-	GOEXPERIMENT= $(GO) build -pgo=cmd/agent/default.pgo -o $(BIN)/speedcmp/go-portable ./cmd/speed
+	GOEXPERIMENT=simd $(GO) build -o $(BIN)/speedcmp/agent-avx2 ./cmd/agent
+	GOEXPERIMENT= $(GO) build -o $(BIN)/speedcmp/agent-portable ./cmd/agent
+	$(GO) build -o $(BIN)/speedcmp/speed ./cmd/speed
 	$(GO) run ./cmd/export -game bacteria-war -lang cpp -o $(BIN)/speedcmp/Main.cpp
 	cd $(BIN)/speedcmp && g++ -std=c++17 -O2 -o cpp Main.cpp
-	$(BIN)/speedcmp/go-avx2 -n $(SPEEDN) '$(BIN)/speedcmp/go-avx2 -run' '$(BIN)/speedcmp/go-portable -run' '$(BIN)/speedcmp/cpp --bench'
+	$(BIN)/speedcmp/speed -n $(SPEEDN) '$(BIN)/speedcmp/agent-avx2 -bench' '$(BIN)/speedcmp/agent-portable -bench' '$(BIN)/speedcmp/cpp --bench'
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzJudgeProtocol -fuzztime 60s ./judge

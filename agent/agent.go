@@ -40,6 +40,8 @@ type Game interface {
 	ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start when "") to depth.
 	Perft(board string, depth int) (uint64, error)
+	// Bench runs the game's speed benchmark into w (an error when it has none).
+	Bench(w io.Writer) error
 }
 
 // engineFlags are the flags that configure an engine: those that some engine of some game
@@ -88,6 +90,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	book := fs.String("book", "none", "opening book played before the engine is asked (judge-protocol games): none, embedded (models/<game>/book.txt) or a book file")
 	perft := fs.Int("perft", -1, "print the perft count to this depth and exit")
 	board := fs.String("board", "", "with -perft: the position in the game's board notation (docs/rules.md; Bacteria War and Catch The Mouse: 'rows side')")
+	bench := fs.Bool("bench", false, "print the default engine's nodes per second on the C++ export's --bench searches and exit (Bacteria War)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -113,6 +116,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *perft >= 0 {
 		return runPerft(g, *perft, *board, stdout, stderr)
+	}
+	if *bench {
+		if err := g.Bench(stdout); err != nil {
+			fmt.Fprintf(stderr, "agent: -bench: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if *board != "" {
 		return fail("-board only goes with -perft")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -480,5 +481,24 @@ func TestEngineFlagsDefined(t *testing.T) {
 		if !strings.Contains(help, "  -"+f+" ") {
 			t.Errorf("an engine reads -%s, which the agent does not define", f)
 		}
+	}
+}
+
+// TestBenchFlag: agent -bench prints the C++ export's --bench lines (a search line per
+// position and the total that make speed reads); a game without a benchmark is an error.
+func TestBenchFlag(t *testing.T) {
+	code, out, errOut := runAgent("", "-game", "bacteria-war", "-bench")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	total := regexp.MustCompile(`(?m)^total\s+nodes (\d+)\s+\d+ nodes/s\s+(\d+) nodes/cpu-s`).FindStringSubmatch(out)
+	if total == nil || !strings.Contains(out, "start    depth 10") || !strings.Contains(out, "midgame  depth  8") {
+		t.Fatalf("output %q", out)
+	}
+	if n, _ := strconv.Atoi(total[1]); n < 1000 {
+		t.Errorf("%d nodes", n)
+	}
+	if code, _, errOut := runAgent("", "-game", "slime", "-bench"); code == 0 || !strings.Contains(errOut, "no benchmark") {
+		t.Errorf("slime -bench: exit %d, stderr %q", code, errOut)
 	}
 }

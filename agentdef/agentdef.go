@@ -55,6 +55,10 @@ type Def[P contract.Position[P, M], M contract.Move] struct {
 	// OpeningSearch judges the referee's random openings (arena -opening-max-score): an
 	// opening it scores beyond the bound is drawn again. Zero Engine: the game has none.
 	OpeningSearch OpeningSearch
+	// Bench runs the game's speed benchmark (agent -bench) and prints its lines, the last one
+	// "total nodes N  R nodes/s  C nodes/cpu-s" (the C++ export's --bench searches, so that
+	// make speed compares the two builds); nil: the game has none.
+	Bench func(w io.Writer) error
 }
 
 // OpeningSearch is the search that scores an opening: the engine Engine with Options under

@@ -53,6 +53,7 @@ func init() {
 	// nnab is the default, the strongest engine; mcts stays as the reference (the matches:
 	// docs/results.md, "Bacteria War: the nnue evaluator and nnab").
 	def.DefaultEngine = "nnab"
+	def.Bench = nnab.Bench
 	def.Finisher = "alphabeta"
 	// The second opinion of -value-blend: a depth-d alpha-beta score of the leaf, squashed.
 	def.Scorer = func(depth int, scale float64) func(p *pos) contract.Values {

@@ -276,6 +276,14 @@ func (g *game[P, M]) ServeArgs(protocol, engineName string, o agentdef.EngineOpt
 	return fmt.Errorf("%s: protocol %q does not read the position from command-line arguments", g.def.Info.Name, protocol)
 }
 
+// Bench runs the game's speed benchmark (agentdef.Def.Bench) into w.
+func (g *game[P, M]) Bench(w io.Writer) error {
+	if g.def.Bench == nil {
+		return fmt.Errorf("%s has no benchmark", g.def.Info.Name)
+	}
+	return g.def.Bench(w)
+}
+
 func (g *game[P, M]) Perft(board string, depth int) (uint64, error) {
 	p := g.def.Start()
 	if board != "" {

@@ -53,6 +53,8 @@ type Game interface {
 	ServeArgs(protocol, engineName string, o agentdef.EngineOptions, args []string, out, log io.Writer) error
 	// Perft counts move paths from board (the start position when "") to depth.
 	Perft(board string, depth int) (uint64, error)
+	// Bench runs the game's speed benchmark into w (agentdef.Def.Bench; an error when it has none).
+	Bench(w io.Writer) error
 	// BuildBook searches the opening positions of both seats within plies of the start with
 	// the named engine under lim (contract.BuildBook); progress gets each position and move.
 	BuildBook(engineName string, o agentdef.EngineOptions, lim engine.Limits, plies int, progress func(done int, pos, move string)) (*contract.Book, error)
