@@ -9,7 +9,7 @@ import (
 // refused with a text naming the flag; the zero options and good settings pass.
 func TestCheck(t *testing.T) {
 	for _, ok := range []EngineOptions{{}, {BlendWeight: 0.5, BlendDepth: 2, BlendScale: 300, ProverShare: 0.3, Endgame: 20,
-		TimeRules: "reservediv=4", Experiments: "null,nolmr", HashMB: 8, Nodes: 100}} {
+		TimeRules: "reservediv=4", Experiments: "iir,nolmr", HashMB: 8, Nodes: 100}} {
 		if err := ok.Check(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
 		}
@@ -26,7 +26,7 @@ func TestCheck(t *testing.T) {
 		{EngineOptions{Endgame: -1}, "-endgame -1"},
 		{EngineOptions{NodeClock: -5}, "-node-clock must be >= 0"},
 		{EngineOptions{TimeRules: "nosuch=3"}, "-tm: "},
-		{EngineOptions{Experiments: "null,nonesuch"}, `-exp: unknown search experiment "nonesuch"`},
+		{EngineOptions{Experiments: "iir,nonesuch"}, `-exp: unknown search experiment "nonesuch"`},
 	} {
 		if err := tc.o.Check(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
