@@ -38,12 +38,12 @@ var config = func() ab.Config[ataxx.Move] {
 }()
 
 // timeRules are nnab's time rules: the default split (engine.DefaultTime) with the optimum
-// scaled by best-move stability from iteration 6: 1.3 times after a new best move, 0.1 less for
-// each iteration that kept it, down to 0.7 (kept by a node-clock SPRT, docs/search.md, "One
-// time manager").
+// scaled by best-move stability from iteration 6: 1.5 times after a new best move, 0.15 less
+// for each iteration that kept it, down to 0.55 (each step kept by a node-clock SPRT: first
+// 1.3 down to 0.7 by 0.1, then this wider range; docs/search.md, "One time manager").
 var timeRules = func() engine.TimeParams {
 	p := engine.DefaultTime
-	p.StableDepth, p.StableMax, p.StableStep, p.StableMin = 6, 1300, 100, 700
+	p.StableDepth, p.StableMax, p.StableStep, p.StableMin = 6, 1500, 150, 550
 	return p
 }()
 
