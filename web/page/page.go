@@ -10,7 +10,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -97,15 +96,6 @@ func Write(dir, wasmFile, wasmExec string) (files []string, size int64, err erro
 		size += int64(len(data))
 	}
 	return files, size, nil
-}
-
-// Static lists the page's own files (index.html, play.js, play.css, worker.js).
-func Static() fs.FS {
-	sub, err := fs.Sub(static, "static")
-	if err != nil {
-		panic(err)
-	}
-	return sub
 }
 
 // Handler serves the page's folder dir.

@@ -32,11 +32,6 @@ func scaledOut(m *nnue.Model) *nnue.Model {
 	return m
 }
 
-// windowModel is testModel with window input.
-func windowModel(hidden, l1 int, seed uint64) *nnue.Model {
-	return scaledOut(nnue.NewRandom(WindowArch(hidden, l1), seed))
-}
-
 func testNet(t testing.TB, hidden, l1 int) *nnue.Net {
 	t.Helper()
 	n, err := nnue.Quantize(testModel(hidden, l1, 1), 0)
