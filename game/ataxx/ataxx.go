@@ -249,16 +249,7 @@ func (p Position) CountMoves() int {
 	if p.Terminal() {
 		return 0
 	}
-	own := p.bb[p.side]
-	empty := Full &^ (p.bb[0] | p.bb[1])
-	n := bits.OnesCount64(Dilate(own) & empty)
-	for o := own; o != 0; o &= o - 1 {
-		n += bits.OnesCount64(adj2[bits.TrailingZeros64(o)] & empty)
-	}
-	if n == 0 {
-		return 1
-	}
-	return n
+	return countMoves(p.bb[p.side], Full&^(p.bb[0]|p.bb[1]))
 }
 
 // HasMove reports whether the side to move has a clone or a jump (so may not pass): an
