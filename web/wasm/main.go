@@ -54,13 +54,21 @@ func setNet(_ js.Value, a []js.Value) any {
 	return answer(g.Info(), g.SetNet(a[1].String(), data))
 }
 
+// request decodes the JSON argument arg into a request and looks up the game it names.
+func request[R any](arg js.Value, game func(*R) string) (R, web.Game, error) {
+	var r R
+	if err := json.Unmarshal([]byte(arg.String()), &r); err != nil {
+		return r, nil, err
+	}
+	g, err := web.Lookup(game(&r))
+	return r, g, err
+}
+
+func gameOf(r *web.Request) string { return r.Game }
+
 // view(JSON {game, start, moves})
 func view(_ js.Value, a []js.Value) any {
-	var r web.Request
-	if err := json.Unmarshal([]byte(a[0].String()), &r); err != nil {
-		return answer(nil, err)
-	}
-	g, err := web.Lookup(r.Game)
+	r, g, err := request(a[0], gameOf)
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -69,11 +77,7 @@ func view(_ js.Value, a []js.Value) any {
 
 // search(JSON Request, onInfo(JSON Info))
 func search(_ js.Value, a []js.Value) any {
-	var r web.Request
-	if err := json.Unmarshal([]byte(a[0].String()), &r); err != nil {
-		return answer(nil, err)
-	}
-	g, err := web.Lookup(r.Game)
+	r, g, err := request(a[0], gameOf)
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -89,11 +93,7 @@ func search(_ js.Value, a []js.Value) any {
 
 // record(JSON RecordRequest): the arena record's text.
 func record(_ js.Value, a []js.Value) any {
-	var r web.RecordRequest
-	if err := json.Unmarshal([]byte(a[0].String()), &r); err != nil {
-		return answer(nil, err)
-	}
-	g, err := web.Lookup(r.Game)
+	r, g, err := request(a[0], func(r *web.RecordRequest) string { return r.Game })
 	if err != nil {
 		return answer(nil, err)
 	}
