@@ -199,51 +199,7 @@ func TestUAIBinary(t *testing.T) {
 	}
 	for _, name := range []string{"random", "greedy", "alphabeta", "mcts", "mcts-rollout"} {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(bin, "-game", "bacteria-war", "-engine", name, "-protocol", "uai")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdoutPipe, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			out := bufio.NewReader(stdoutPipe)
-			send := func(s string) {
-				if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			// readUntil reads lines until one starts with prefix, with a deadline.
-			readUntil := func(prefix string) string {
-				t.Helper()
-				type res struct {
-					line string
-					err  error
-				}
-				deadline := time.After(10 * time.Second)
-				for {
-					ch := make(chan res, 1)
-					go func() { l, err := out.ReadString('\n'); ch <- res{l, err} }()
-					select {
-					case r := <-ch:
-						if r.err != nil {
-							t.Fatalf("waiting for %q: %v (stderr %q)", prefix, r.err, stderr.String())
-						}
-						if l := strings.TrimSpace(r.line); strings.HasPrefix(l, prefix) {
-							return l
-						}
-					case <-deadline:
-						t.Fatalf("no %q within 10 s", prefix)
-					}
-				}
-			}
+			send, readUntil, quit := startUAI(t, bin, "-game", "bacteria-war", "-engine", name, "-protocol", "uai")
 			send("uai")
 			if l := readUntil("id name"); !strings.Contains(l, "Colony") {
 				t.Errorf("id line %q", l)
@@ -263,11 +219,7 @@ func TestUAIBinary(t *testing.T) {
 			if _, err := pos.ParseUAIMove(strings.TrimPrefix(best, "bestmove ")); err != nil {
 				t.Errorf("%q: %v", best, err)
 			}
-			send("quit")
-			stdin.Close()
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("exit: %v (stderr %q)", err, stderr.String())
-			}
+			quit()
 		})
 	}
 	// A GUI's session with the README's command, `agent -protocol uai` (the default engine,
@@ -275,51 +227,7 @@ func TestUAIBinary(t *testing.T) {
 	// is asked for as a GUI asks, the whole move list and both clocks each time, and each answer
 	// must be legal where the GUI's own board stands; quit ends the program.
 	t.Run("gui-session", func(t *testing.T) {
-		cmd := exec.Command(bin, "-protocol", "uai")
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdoutPipe, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer cmd.Process.Kill()
-		lines := make(chan string)
-		go func() {
-			sc := bufio.NewScanner(stdoutPipe)
-			for sc.Scan() {
-				lines <- strings.TrimSpace(sc.Text())
-			}
-			close(lines)
-		}()
-		send := func(s string) {
-			if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		until := func(prefix string) string {
-			t.Helper()
-			deadline := time.After(10 * time.Second)
-			for {
-				select {
-				case l, ok := <-lines:
-					if !ok {
-						t.Fatalf("the agent closed its output waiting for %q (stderr %q)", prefix, stderr.String())
-					}
-					if strings.HasPrefix(l, prefix) {
-						return l
-					}
-				case <-deadline:
-					t.Fatalf("no %q within 10 s", prefix)
-				}
-			}
-		}
+		send, until, quit := startUAI(t, bin, "-protocol", "uai")
 		send("uai")
 		if l := until("id name"); !strings.Contains(l, "nnab") {
 			t.Errorf("the default engine's id line %q", l)
@@ -351,11 +259,7 @@ func TestUAIBinary(t *testing.T) {
 			pos = pos.Apply(m)
 			moves = append(moves, best)
 		}
-		send("quit")
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("exit after quit: %v (stderr %q)", err, stderr.String())
-		}
+		quit()
 	})
 	// The same binary as an external engine behind the judge protocol (-engine uai), as the
 	// second player: the judge's OPP move reaches the external engine through the FEN, and its
@@ -382,6 +286,67 @@ func TestUAIBinary(t *testing.T) {
 	if code, _, errOut := runAgent("", "-engine", "uai"); code != 2 || !strings.Contains(errOut, "-uai-cmd") {
 		t.Errorf("-engine uai without -uai-cmd: exit %d, stderr %q; want 2 naming -uai-cmd", code, errOut)
 	}
+}
+
+// startUAI starts the agent bin with args (a UAI session): send writes a line, until reads
+// lines until one starts with prefix (within 10 s), and quit sends quit, closes the input and
+// checks that the program exits cleanly. The program is killed when the test ends.
+func startUAI(t *testing.T, bin string, args ...string) (send func(string), until func(prefix string) string, quit func()) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdoutPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdoutPipe)
+		for sc.Scan() {
+			lines <- strings.TrimSpace(sc.Text())
+		}
+		close(lines)
+	}()
+	send = func(s string) {
+		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	until = func(prefix string) string {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("the agent closed its output waiting for %q (stderr %q)", prefix, stderr.String())
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l
+				}
+			case <-deadline:
+				t.Fatalf("no %q within 10 s", prefix)
+			}
+		}
+	}
+	quit = func() {
+		t.Helper()
+		send("quit")
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("exit after quit: %v (stderr %q)", err, stderr.String())
+		}
+	}
+	return send, until, quit
 }
 
 // afterB6A2G1E3 is the start after x divides to b6, o divides to a2 and x leaps g1-e3.
