@@ -9,9 +9,8 @@ func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
 
 // Perft counts the move paths of length depth from p. A forced pass counts as one move and a
 // finished game has no moves. It is contract.Perft's count on the pieces alone: no hash, turn
-// kept as a count, no move list (each move is played as it is generated), and the last two
-// plies bulk-counted (the moves of each child of a node two plies from the end are counted
-// without being generated; the golden counts in testdata and TestNaivePerftAgrees check it
+// kept as a count, no move list (each move is played as it is generated), and the last ply
+// bulk-counted (countMoves; the golden counts in testdata and TestNaivePerftAgrees check it
 // against a count through LegalMoves and Apply).
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
@@ -32,26 +31,6 @@ func perft(own, opp uint64, turn, depth int) uint64 {
 	}
 	var n uint64
 	clones := Dilate(own) & empty
-	if depth == 2 {
-		// Each child's moves, counted: the child's mover is opp less the captures.
-		for c := clones; c != 0; c &= c - 1 {
-			to := bits.TrailingZeros64(c)
-			flips := adj1[to] & opp
-			n += childCount(opp&^flips, own|1<<to|flips, turn+1)
-		}
-		for o := own; o != 0; o &= o - 1 {
-			from := bits.TrailingZeros64(o)
-			for j := adj2[from] & empty; j != 0; j &= j - 1 {
-				to := bits.TrailingZeros64(j)
-				flips := adj1[to] & opp
-				n += childCount(opp&^flips, own&^(1<<from)|1<<to|flips, turn+1)
-			}
-		}
-		if n == 0 && clones == 0 && !hasJump(own, empty) {
-			return childCount(opp, own, turn+1) // the pass
-		}
-		return n
-	}
 	moved := clones != 0
 	for c := clones; c != 0; c &= c - 1 {
 		to := bits.TrailingZeros64(c)
@@ -73,15 +52,6 @@ func perft(own, opp uint64, turn, depth int) uint64 {
 	return n
 }
 
-// childCount is the number of legal moves of the side to move with pieces own against opp
-// after turn turns (CountMoves): none in a finished game, the pass alone when stuck.
-func childCount(own, opp uint64, turn int) uint64 {
-	if own == 0 || opp == 0 || own|opp == Full || turn >= MaxTurns {
-		return 0
-	}
-	return uint64(countMoves(own, Full&^(own|opp)))
-}
-
 // countMoves is the number of moves of pieces own onto the cells empty: one division per
 // empty cell next to them, one leap per (piece, empty cell at distance 2), or 1 (the pass)
 // when there are none.
@@ -94,11 +64,6 @@ func countMoves(own, empty uint64) int {
 		return 1
 	}
 	return n
-}
-
-// hasJump reports whether a piece of own has an empty cell at distance 2.
-func hasJump(own, empty uint64) bool {
-	return Dilate(Dilate(own))&empty != 0
 }
 
 // Divide returns the perft count under each root move, sorted by the moves' spelling, for
